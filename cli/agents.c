@@ -1,0 +1,144 @@
+/* agents.c - random, greedy and human agents. */
+#include "agents.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascii.h"
+
+static int choose_random(agent *a, carc_game *g)
+{
+    return (int)carc_rng_below(&a->rng, (uint32_t)carc_option_count(g));
+}
+
+/* The position as one number for the player: score lead over the best
+ * opponent, plus half of the lead in what features held now would pay. */
+static double evaluate(carc_game *g, int me)
+{
+    int est[CARC_MAX_PLAYERS] = {0};
+    carc_estimate_final(g, est);
+    int n = carc_players(g);
+    double best_other = -1e9, best_other_est = -1e9;
+    for (int p = 0; p < n; p++) {
+        if (p == me) continue;
+        if (carc_score(g, p) > best_other) best_other = carc_score(g, p);
+        if (est[p] > best_other_est) best_other_est = est[p];
+    }
+    double v = carc_score(g, me) - best_other + 0.5 * (est[me] - best_other_est);
+    return v + 0.25 * carc_supply(g, me, "follower"); /* keep a follower or two */
+}
+
+/* Runs the game on until the next decision (or the end); chance draws stop it. */
+static int settle(carc_game *g)
+{
+    return carc_advance(g);
+}
+
+static double option_value(carc_game *g, int opt, int me, int depth)
+{
+    carc_game *c = carc_game_clone(g);
+    if (!c) return -1e9;
+    double v;
+    if (carc_choose(c, opt) < 0) {
+        carc_game_free(c);
+        return -1e9;
+    }
+    int st = settle(c);
+    if (st == CARC_NEED_CHOICE && depth > 0 && carc_decision_player(c) == me) {
+        /* The same player decides again this turn (deploy after place): take
+         * the best continuation. */
+        v = -1e9;
+        int n = carc_option_count(c);
+        for (int i = 0; i < n; i++) {
+            double w = option_value(c, i, me, depth - 1);
+            if (w > v) v = w;
+        }
+    } else {
+        v = evaluate(c, me);
+    }
+    carc_game_free(c);
+    return v;
+}
+
+static int choose_greedy(agent *a, carc_game *g)
+{
+    int n = carc_option_count(g), me = carc_decision_player(g), best = 0, ties = 0;
+    if (n == 1) return 0;
+    double bestv = -1e18;
+    for (int i = 0; i < n; i++) {
+        double v = option_value(g, i, me, 1);
+        if (v > bestv + 1e-9) {
+            bestv = v;
+            best = i;
+            ties = 1;
+        } else if (v > bestv - 1e-9 && carc_rng_below(&a->rng, (uint32_t)++ties) == 0) {
+            best = i; /* an even choice among equals, from the agent's stream */
+        }
+    }
+    return best;
+}
+
+static int choose_human(agent *a, carc_game *g)
+{
+    FILE *out = a->out;
+    int n = carc_option_count(g);
+    ascii_board(g, out);
+    ascii_scores(g, out);
+    for (;;) {
+        fprintf(out, "\n%s, %s:\n", carc_player_name(g, carc_decision_player(g)), carc_decision_label(g));
+        for (int i = 0; i < n; i++) {
+            char t[256];
+            carc_option_text(g, i, t, sizeof t);
+            fprintf(out, "  %2d. %s\n", i + 1, t);
+        }
+        for (;;) {
+            fprintf(out, "choice (number or text, ? lists, q quits)> ");
+            fflush(out);
+            char line[512];
+            if (!fgets(line, sizeof line, a->in)) return -1;
+            line[strcspn(line, "\r\n")] = 0;
+            char *s = line + strspn(line, " \t");
+            if (!*s) continue;
+            if (strcmp(s, "?") == 0) break;
+            if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) return -1;
+            char *end;
+            long k = strtol(s, &end, 10);
+            if (*end == 0 && k >= 1 && k <= n) return (int)k - 1;
+            int m = carc_option_match(g, s);
+            if (m >= 0) return m;
+            fprintf(out, "'%s' is not one of the options (type ? to list them)\n", s);
+        }
+    }
+}
+
+agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t errn)
+{
+    agent *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    snprintf(a->spec, sizeof a->spec, "%s", spec);
+    a->seat = seat;
+    a->in = stdin;
+    a->out = stdout;
+    carc_rng_seed(&a->rng, seed, CARC_STREAM_AGENT + (uint64_t)seat);
+    if (strcmp(spec, "random") == 0) a->choose = choose_random;
+    else if (strcmp(spec, "greedy") == 0) a->choose = choose_greedy;
+    else if (strcmp(spec, "human") == 0) a->choose = choose_human;
+    else {
+        snprintf(err, errn, "unknown agent '%s' (known: random, greedy, human)", spec);
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void agent_free(agent *a) { free(a); }
+
+void agent_list(FILE *f)
+{
+    fprintf(f, "  random   picks any option, uniformly\n"
+               "  greedy   best immediate score change, with a positional term\n"
+               "  human    you, at the terminal\n");
+}

@@ -1,0 +1,26 @@
+/* agents.h - who answers decisions: bots and the terminal player. An agent
+ * only ever picks one of the options the engine offers. */
+#ifndef CARC_AGENTS_H
+#define CARC_AGENTS_H
+#include <stdint.h>
+#include <stdio.h>
+
+#include "carc.h"
+#include "rng.h"
+
+typedef struct agent agent;
+struct agent {
+    char spec[64];        /* as given: "random", "greedy", "human" */
+    int seat;
+    carc_rng rng;
+    /* Returns an option number of the pending decision, or -1 to quit. */
+    int (*choose)(agent *a, carc_game *g);
+    FILE *in, *out;       /* the human agent's terminal */
+};
+
+/* Creates an agent from its name; the seed and seat give it its own stream. */
+agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t errn);
+void agent_free(agent *a);
+/* Lists the agent names with one line each. */
+void agent_list(FILE *f);
+#endif

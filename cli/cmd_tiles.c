@@ -1,0 +1,103 @@
+/* cmd_tiles.c - carc tiles check, carc variants, carc variant show. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carc.h"
+#include "commands.h"
+
+static int check_one(const char *path)
+{
+    char err[1024];
+    carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int types = carc_tile_types(r), tiles = 0;
+    for (int t = 0; t < types; t++) tiles += carc_tile_count(r, t);
+    printf("%s: set %s, %d tile types, %d tiles\n", path, carc_tile_set_of(r, 0), types, tiles);
+    carc_tileset_summary(r, stdout);
+    carc_rules_free(r);
+    return 0;
+}
+
+int cmd_tiles(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        FILE *f = argc < 2 ? stderr : stdout;
+        fprintf(f, "usage: carc tiles check FILE...\n\n"
+                   "Validates tile-set files (docs/tile-sets.md): every port covered once, edge\n"
+                   "letters that agree with the segments, known kinds and marks, unique ids,\n"
+                   "positive counts. Prints a summary of each good set, or the file, line and\n"
+                   "reason of the first problem.\n");
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "check") != 0 || argc < 3) {
+        fprintf(stderr, "usage: carc tiles check FILE...\n");
+        return 2;
+    }
+    int rc = 0;
+    for (int i = 2; i < argc; i++) rc |= check_one(argv[i]);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int cmd_variants(int argc, char **argv)
+{
+    if (argc > 1) {
+        printf("usage: carc variants\n\nLists the shipped variants (variants/*.ini), one line each.\n");
+        return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "carc variants: cannot read %s\n", dir);
+        return 1;
+    }
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".ini") == 0) names[n++] = strndup(e->d_name, l - 4);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char err[1024];
+        carc_rules *r = carc_variant_load(names[i], NULL, 0, err, sizeof err);
+        if (r) {
+            printf("%-18s %s\n", names[i], carc_rules_title(r));
+            carc_rules_free(r);
+        } else {
+            printf("%-18s (broken: %s)\n", names[i], err);
+            rc = 1;
+        }
+        free(names[i]);
+    }
+    return rc;
+}
+
+int cmd_variant(int argc, char **argv)
+{
+    if (argc != 3 || strcmp(argv[1], "show") != 0) {
+        bool help = argc == 2 && strcmp(argv[1], "--help") == 0;
+        fprintf(help ? stdout : stderr, "usage: carc variant show NAME|FILE\n\n"
+                                        "Prints the variant's resolved configuration: its includes applied, every\n"
+                                        "option with its value (defaults included).\n");
+        return help ? 0 : 2;
+    }
+    char err[1024];
+    carc_rules *r = carc_variant_load(argv[2], NULL, 0, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "carc variant: %s\n", err);
+        return 1;
+    }
+    carc_rules_describe(r, stdout);
+    carc_rules_free(r);
+    return 0;
+}

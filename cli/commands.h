@@ -1,0 +1,23 @@
+/* commands.h - the carc subcommands and their shared argument helpers. */
+#ifndef CARC_COMMANDS_H
+#define CARC_COMMANDS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+int cmd_play(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_tiles(int argc, char **argv);
+int cmd_variants(int argc, char **argv);
+int cmd_variant(int argc, char **argv);
+
+/* Parses a whole unsigned number; false (and a message) if it is not one. */
+bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out);
+bool arg_int(const char *cmd, const char *flag, const char *s, int min, int max, int *out);
+/* Splits "a,b,c" into at most max parts (in place); -1 if more. */
+int arg_split(char *s, char **parts, int max);
+/* A seed from the clock, for games the user did not seed. */
+uint64_t clock_seed(void);
+/* A per-game seed derived from a study's seed and the game's number. */
+uint64_t game_seed(uint64_t seed, uint64_t index);
+#endif

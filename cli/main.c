@@ -1,0 +1,43 @@
+/* main.c - the carc command: dispatches to its subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "carc - a Carcassonne rules engine\n\n"
+            "usage: carc COMMAND [ARGS]\n\n"
+            "commands:\n"
+            "  play              play a game at the terminal (default: you against a greedy bot)\n"
+            "  sim               simulate many games between bots and print statistics\n"
+            "  replay FILE       replay a game record; print the board and scores\n"
+            "  tiles check FILE  validate a tile-set file and summarise it\n"
+            "  variants          list the shipped variants\n"
+            "  variant show NAME print a variant's resolved configuration\n"
+            "  help              this text\n\n"
+            "'carc COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);
+    if (strcmp(cmd, "sim") == 0) return cmd_sim(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "tiles") == 0) return cmd_tiles(argc - 1, argv + 1);
+    if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 1, argv + 1);
+    if (strcmp(cmd, "variant") == 0) return cmd_variant(argc - 1, argv + 1);
+    fprintf(stderr, "carc: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return 2;
+}

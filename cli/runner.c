@@ -1,0 +1,52 @@
+#include "runner.h"
+
+#include <stdio.h>
+
+static int save(const run_config *cfg, char *err, size_t errn)
+{
+    if (!cfg->writer || !cfg->save_path) return 0;
+    return carc_writer_save(cfg->writer, cfg->save_path, err, errn);
+}
+
+int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, size_t errn)
+{
+    char text[512];
+    for (int decisions = 0;; decisions++) {
+        int st = carc_advance(g);
+        if (st == CARC_FINISHED) return save(cfg, err, errn);
+        if (st == CARC_FAILED) {
+            snprintf(err, errn, "%s", carc_game_error(g));
+            return -1;
+        }
+        if (cfg->max_decisions && decisions >= cfg->max_decisions) {
+            snprintf(err, errn, "the game did not end within %d decisions", cfg->max_decisions);
+            return -1;
+        }
+        if (st == CARC_NEED_DRAW) {
+            if (carc_draw(g, -1) < 0) {
+                snprintf(err, errn, "%s", carc_game_error(g));
+                return -1;
+            }
+            if (cfg->writer) {
+                carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
+                if (carc_writer_line(cfg->writer, text) < 0) goto oom;
+            }
+            continue;
+        }
+        agent *a = agents[carc_decision_player(g)];
+        int k = a->choose(a, g);
+        if (k < 0) return save(cfg, err, errn) < 0 ? -1 : 1;
+        if (cfg->writer) {
+            carc_option_text(g, k, text, sizeof text);
+            if (carc_writer_line(cfg->writer, text) < 0) goto oom;
+        }
+        if (carc_choose(g, k) < 0) {
+            snprintf(err, errn, "%s", carc_game_error(g));
+            return -1;
+        }
+        if (cfg->save_path && save(cfg, err, errn) < 0) return -1;
+    }
+oom:
+    snprintf(err, errn, "out of memory");
+    return -1;
+}

@@ -1,0 +1,191 @@
+/* board.c - placed tiles, the position hash, the frontier of open positions
+ * with the edge each side requires, and legal placement. */
+#include <string.h>
+
+#include "core.h"
+
+static uint32_t cell_hash(int x, int y)
+{
+    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ ((uint32_t)y * 0x85EBCA77u + 0x165667B1u);
+    return h ^ (h >> 15);
+}
+
+static cell *cell_find(const carc_game *g, int x, int y)
+{
+    uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
+    for (;;) {
+        cell *c = &g->cells[i];
+        if (!c->used) return NULL;
+        if (c->x == x && c->y == y) return c;
+        i = (i + 1) & (uint32_t)g->cell_mask;
+    }
+}
+
+static cell *cell_insert(carc_game *g, int x, int y)
+{
+    uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
+    for (;;) {
+        cell *c = &g->cells[i];
+        if (!c->used) {
+            c->used = true;
+            c->x = (int16_t)x;
+            c->y = (int16_t)y;
+            c->tile = -1;
+            c->fidx = -1;
+            return c;
+        }
+        if (c->x == x && c->y == y) return c;
+        i = (i + 1) & (uint32_t)g->cell_mask;
+    }
+}
+
+int board_tile_at(const carc_game *g, int x, int y)
+{
+    const cell *c = cell_find(g, x, y);
+    return c ? c->tile : -1;
+}
+
+bool board_fits(const carc_game *g, int type, int fidx, int rot)
+{
+    const frontier_pos *f = &g->front[fidx];
+    return ((g->rules->types[type].sig[rot] ^ f->req) & f->mask) == 0;
+}
+
+int board_count_placements(const carc_game *g, int type)
+{
+    int n = 0;
+    for (int i = 0; i < g->nfront; i++)
+        for (int r = 0; r < 4; r++) n += board_fits(g, type, i, r);
+    return n;
+}
+
+bool board_any_placement(const carc_game *g, int type)
+{
+    const uint32_t *sig = g->rules->types[type].sig;
+    for (int i = 0; i < g->nfront; i++) {
+        const frontier_pos *f = &g->front[i];
+        for (int r = 0; r < 4; r++)
+            if (((sig[r] ^ f->req) & f->mask) == 0) return true;
+    }
+    return false;
+}
+
+static void frontier_remove(carc_game *g, cell *c)
+{
+    int i = c->fidx, last = --g->nfront;
+    if (i != last) {
+        g->front[i] = g->front[last];
+        cell *moved = cell_find(g, g->front[i].x, g->front[i].y);
+        moved->fidx = i;
+    }
+    c->fidx = -1;
+}
+
+static void note_completed(carc_game *g, int root)
+{
+    node *n = &g->nodes[root];
+    if (n->flags & NODE_COMPLETE) return;
+    n->flags |= NODE_COMPLETE;
+    if (g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]))
+        g->turn.completed[g->turn.ncompleted++] = root;
+}
+
+/* Inner features of tile t whose completion depends on its neighbours. */
+static void check_inner(carc_game *g, int t)
+{
+    const placed *p = &g->tiles[t];
+    const tile_type *tt = &g->rules->types[p->type];
+    for (int s = 0; s < tt->nsegs; s++) {
+        int comp = g->rules->kinds[tt->segs[s].kind].completion;
+        if ((comp == CARC_COMPLETE_RING && p->ring == 8) || (comp == CARC_COMPLETE_CROSS && p->cross == 4))
+            note_completed(g, feat_find(g, p->node0 + s));
+    }
+}
+
+int board_place(carc_game *g, int type, int x, int y, int rot)
+{
+    const struct carc_rules *r = g->rules;
+    const tile_type *tt = &r->types[type];
+    if (g->ntiles >= r->max_tiles) return -1;
+    int t = g->ntiles++;
+    placed *p = &g->tiles[t];
+    p->x = (int16_t)x;
+    p->y = (int16_t)y;
+    p->rot = (uint8_t)rot;
+    p->type = (uint16_t)type;
+    p->ring = p->cross = 0;
+    p->node0 = g->nnodes;
+    for (int s = 0; s < tt->nsegs; s++) {
+        int id = g->nnodes++;
+        node *n = &g->nodes[id];
+        n->parent = n->next = id;
+        n->tile = t;
+        n->seg = (uint8_t)s;
+        n->kind = tt->segs[s].kind;
+        n->flags = 0;
+        n->occupants = 0;
+        n->open = __builtin_popcount(tt->segs[s].ports);
+        n->size = 1;
+    }
+    cell *c = cell_insert(g, x, y);
+    if (c->fidx >= 0) frontier_remove(g, c);
+    c->tile = t;
+
+    for (int d = 0; d < 4; d++) {
+        int dx, dy;
+        dir_delta(d, &dx, &dy);
+        cell *nc = cell_find(g, x + dx, y + dy);
+        if (nc && nc->tile >= 0) {
+            int u = nc->tile;
+            placed *q = &g->tiles[u];
+            p->nb[d] = u;
+            q->nb[(d + 2) & 3] = t;
+            const tile_type *ut = &r->types[q->type];
+            for (int o = 0; o < 3; o++) {
+                int port = d * 3 + o;
+                int a = p->node0 + tt->seg_at[rot][port];
+                int b = q->node0 + ut->seg_at[q->rot][port_opposite(port)];
+                g->nodes[feat_find(g, a)].open--;
+                g->nodes[feat_find(g, b)].open--;
+                feat_union(g, a, b);
+            }
+        } else {
+            p->nb[d] = -1;
+            if (!nc) nc = cell_insert(g, x + dx, y + dy);
+            if (nc->fidx < 0) {
+                nc->fidx = g->nfront++;
+                frontier_pos *f = &g->front[nc->fidx];
+                f->x = (int16_t)(x + dx);
+                f->y = (int16_t)(y + dy);
+                f->req = f->mask = 0;
+            }
+            frontier_pos *f = &g->front[nc->fidx];
+            int side = (d + 2) & 3;
+            uint32_t cls = r->edge_class_rev[(tt->sig[rot] >> (8 * d)) & 0xffu];
+            f->req |= cls << (8 * side);
+            f->mask |= 0xffu << (8 * side);
+        }
+    }
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy) continue;
+            const cell *nc = cell_find(g, x + dx, y + dy);
+            if (!nc || nc->tile < 0) continue;
+            placed *q = &g->tiles[nc->tile];
+            bool orth = !dx || !dy;
+            q->ring++;
+            p->ring++;
+            if (orth) {
+                q->cross++;
+                p->cross++;
+            }
+            check_inner(g, nc->tile);
+        }
+    for (int s = 0; s < tt->nsegs; s++) {
+        int root = feat_find(g, p->node0 + s);
+        if (r->kinds[g->nodes[root].kind].completion == CARC_COMPLETE_PORTS && g->nodes[root].open == 0)
+            note_completed(g, root);
+    }
+    check_inner(g, t);
+    return t;
+}

@@ -1,0 +1,135 @@
+/*
+ * carc.h - the carc library: load a variant, run games, read and write
+ * records. This is what the carc command, the bots and the tests use.
+ *
+ * A game runs as a loop:
+ *
+ *     for (;;) {
+ *         int st = carc_advance(g);
+ *         if (st == CARC_NEED_DRAW) carc_draw(g, -1);          // the pile decides
+ *         else if (st == CARC_NEED_CHOICE) carc_choose(g, pick(g));
+ *         else break;                                          // finished or failed
+ *     }
+ *
+ * Every function that can fail returns a negative number and writes a message
+ * into the caller's buffer (err, errn), or into the game (carc_game_error).
+ */
+#ifndef CARC_H
+#define CARC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carc_plugin.h"
+
+typedef struct carc_rules carc_rules;
+
+/* ---- variants and rules --------------------------------------------------- */
+
+/* The directory holding tiles/, variants/, scripts/ and plugins/
+ * ($CARC_DATA if set, else the build's data directory). */
+const char *carc_data_dir(void);
+
+/* Loads a variant by name (variants/NAME.ini) or by path, applies the option
+ * overrides ("key=value" strings) and finishes the rules. NULL on error. */
+carc_rules *carc_variant_load(const char *name_or_path, const char *const *overrides,
+                              int noverrides, char *err, size_t errn);
+/* Rules with one tile set and no plugin (carc tiles check, tests). */
+carc_rules *carc_rules_from_tileset(const char *path, char *err, size_t errn);
+void carc_rules_free(carc_rules *r);
+const char *carc_rules_name(const carc_rules *r);
+const char *carc_rules_title(const carc_rules *r);
+/* Totals of the loaded tile sets: tiles per kind of segment, marks, tile
+ * marks, the start tile (carc tiles check). */
+void carc_tileset_summary(const carc_rules *r, void *file);
+int carc_rules_min_players(const carc_rules *r);
+int carc_rules_max_players(const carc_rules *r);
+/* Prints the resolved configuration (carc variant show). */
+void carc_rules_describe(const carc_rules *r, void *file);
+/* The text value of an option, or NULL if there is no such option. */
+const char *carc_rules_option(const carc_rules *r, const char *key, char *buf, size_t n);
+
+/* Tile types of the rules: count, and "set:id" names. */
+int carc_tile_types(const carc_rules *r);
+const char *carc_tile_set_of(const carc_rules *r, int type);
+const char *carc_tile_id(const carc_rules *r, int type);
+int carc_tile_type_find(const carc_rules *r, const char *set_colon_id);
+int carc_tile_count(const carc_rules *r, int type);
+
+/* ---- games ---------------------------------------------------------------- */
+
+enum carc_status { CARC_NEED_DRAW, CARC_NEED_CHOICE, CARC_FINISHED, CARC_FAILED };
+
+carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *names,
+                         uint64_t seed, char *err, size_t errn);
+carc_game *carc_game_clone(const carc_game *g);
+void carc_game_free(carc_game *g);
+
+/* Runs the game until someone must decide, the game is over, or it failed. */
+int carc_advance(carc_game *g);
+/* Answers a chance decision: a tile type, or -1 for the seeded pile. */
+int carc_draw(carc_game *g, int type);
+/* Answers the pending decision with its option number. */
+int carc_choose(carc_game *g, int index);
+/* Ends the game before the next turn (record line `end`). */
+int carc_end_now(carc_game *g);
+
+const carc_rules *carc_game_rules(const carc_game *g);
+const char *carc_game_error(const carc_game *g);
+int carc_players(const carc_game *g);
+const char *carc_player_name(const carc_game *g, int seat);
+int carc_score(const carc_game *g, int seat);
+int carc_supply(const carc_game *g, int seat, const char *figure_kind);
+int carc_turn_number(const carc_game *g);
+int carc_active_player(const carc_game *g);
+int carc_pile_left(const carc_game *g);
+int carc_last_drawn(const carc_game *g);   /* tile type, -1 */
+int carc_is_finished(const carc_game *g);
+
+/* The pending decision. */
+int carc_decision_player(const carc_game *g);
+const char *carc_decision_label(const carc_game *g);
+int carc_option_count(const carc_game *g);
+const carc_option *carc_option_at(const carc_game *g, int i);
+/* Canonical record text of option i. */
+int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
+/* Option number whose text matches a record line (any name of a segment
+ * matches), or -1. */
+int carc_option_match(const carc_game *g, const char *line);
+
+/* Scoring events so far. */
+int carc_events(const carc_game *g);
+const carc_award *carc_event_at(const carc_game *g, int i);
+const char *carc_reason_name(const carc_rules *r, int reason);
+
+/* The board. */
+int carc_tiles_placed(const carc_game *g);
+void carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int *type);
+int carc_tile_index_at(const carc_game *g, int x, int y);
+/* Legal placements of a tile type on the current board (perft). */
+int carc_count_placements(const carc_game *g, int type);
+/* Figures: count of slots, and one figure's fields (where: 0 none, 1 segment,
+ * 2 tile, 3 track). */
+int carc_figures(const carc_game *g);
+int carc_figure(const carc_game *g, int f, int *kind, int *owner, int *where, int *tile,
+                int *seg, int *space);
+const char *carc_figure_kind_name(const carc_rules *r, int kind);
+/* The segment of a placed tile at a board port (0..11), its kind, and the
+ * name of a kind. */
+int carc_segment_at_port(const carc_game *g, int tile, int port);
+int carc_segment_kind(const carc_game *g, int tile, int seg);
+int carc_segment_count(const carc_game *g, int tile);
+int carc_segment_canonical_port(const carc_game *g, int tile, int seg); /* -1 inner */
+const char *carc_kind_name(const carc_rules *r, int kind);
+/* Segment name "kind@port" (canonical) of a segment of a placed tile. */
+int carc_segment_name(const carc_game *g, int tile, int seg, char *buf, size_t n);
+/* Feature id of a placed tile's segment; completion; distinct tiles. */
+int carc_feature_of(const carc_game *g, int tile, int seg);
+int carc_feature_complete(const carc_game *g, int feature);
+
+/* What each player would score if the game ended now (features they lead,
+ * at their final-scoring value, farms included), added to out[seat]. A
+ * positional estimate for bots; it changes nothing. */
+void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS]);
+
+#endif

@@ -1,0 +1,396 @@
+/*
+ * core.h - the kernel's internal data structures. Not installed; plugins see
+ * only carc.h and carc_plugin.h.
+ *
+ * Layout of a game (all of it plain data, so a game is cloned by copying):
+ *   rules   - immutable, shared: tile types, registries, options, phases,
+ *             handlers. One per loaded variant (and per thread).
+ *   game    - the pile, the placed tiles, a position hash of cells (placed
+ *             tiles and frontier), the frontier with the edge each side
+ *             requires, segment nodes joined by union-find into features,
+ *             the figures, the turn's progress, pending decisions, the log of
+ *             scoring events, plugin state.
+ */
+#ifndef CARC_CORE_H
+#define CARC_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carc.h"
+#include "carc_plugin.h"
+#include "rng.h"
+
+#define MAX_SEGS 16
+#define MAX_SEG_MARKS 6
+#define MAX_KINDS 16
+#define MAX_MARKS 32
+#define MAX_TILE_MARKS 32
+#define MAX_FIGKINDS 16
+#define MAX_REASONS 32
+#define MAX_SETS 16
+#define MAX_OPTIONS 96
+#define MAX_PHASES 32
+#define MAX_PLUGINS 16
+#define MAX_HANDLERS 64
+#define NAME_LEN 32
+
+/* ---- registries ---------------------------------------------------------- */
+
+typedef struct kind_def {
+    char name[NAME_LEN];
+    enum carc_completion completion;
+    bool line;          /* an edge letter names the middle port (roads) */
+    bool deployable;    /* followers may stand on it */
+    bool kernel_scored; /* scored by the kernel's base rules */
+    char letter;        /* edge letter in tile sets, or 0 */
+    int owner;          /* 0 kernel, else plugin slot + 1; -1 declared only */
+} kind_def;
+
+typedef struct figkind_def {
+    char name[NAME_LEN];
+    bool follower;      /* occupies a feature and counts for majority */
+    bool boxed_when_scored; /* leaves the game after its feature scores */
+    int per_player;     /* initial supply per player (0: neutral or none) */
+    int owner;
+} figkind_def;
+
+typedef struct seg_def {
+    uint8_t kind;
+    uint16_t ports;        /* 12-bit mask, unrotated */
+    uint16_t borders;      /* fields: bitmask of segment indices of cities */
+    uint8_t nmarks;
+    uint8_t mark[MAX_SEG_MARKS];
+    uint8_t mark_count[MAX_SEG_MARKS];
+} seg_def;
+
+typedef struct tile_type {
+    char id[NAME_LEN];
+    int set;               /* index into rules->sets */
+    int count;             /* copies in the pile (after overrides) */
+    int base_count;        /* count in the tile-set file */
+    int nsegs;
+    seg_def segs[MAX_SEGS];
+    uint32_t tile_marks;   /* bitmask of tile-mark ids */
+    char edges[5];         /* NESW letters as written */
+    int line;              /* line of its section in the set file */
+    int image;
+    /* derived */
+    int8_t seg_at[4][CARC_PORTS]; /* [rotation][board port] -> segment */
+    uint32_t sig[4];       /* [rotation] packed edge classes, byte per side */
+} tile_type;
+
+typedef struct tile_set {
+    char name[NAME_LEN];
+    char title[128];
+    char path[512];
+} tile_set;
+
+typedef enum opt_type { OPT_INT, OPT_ENUM } opt_type;
+
+typedef struct option_def {
+    char key[64];          /* full key: "farm-scoring" or "fairy.score-bonus" */
+    opt_type type;
+    int value;             /* int value or enum index */
+    int def;
+    int min, max;          /* OPT_INT bounds */
+    int nvalues;
+    char values[8][NAME_LEN];
+    int owner;
+    char help[160];
+} option_def;
+
+struct carc_ctx;
+typedef int (*handler_fn)(struct carc_ctx *ctx, struct carc_event *ev);
+typedef int (*phase_fn)(struct carc_ctx *ctx, int step);
+
+typedef struct handler_ref {
+    handler_fn fn;
+    int owner;             /* 0 kernel, else plugin slot + 1 */
+    void *user;
+} handler_ref;
+
+typedef struct phase_def {
+    char name[NAME_LEN];
+    phase_fn fn;
+    int owner;
+    void *user;
+} phase_def;
+
+/* Kernel option values, resolved once from the option table. */
+enum farm_scoring { FARM_PER_FARM, FARM_NONE, FARM_PER_CITY_ONCE, FARM_CITY_MAJORITY };
+
+typedef struct kernel_opts {
+    int farm_scoring;
+    bool small_city;
+    bool incomplete_score;
+    bool unplaceable_reshuffle;
+    int followers;
+} kernel_opts;
+
+/* A loaded plugin or script. */
+typedef struct plugin_slot {
+    char name[NAME_LEN];
+    char path[512];
+    void *dl;                  /* dlopen handle, NULL for scripts */
+    void *user;                /* the plugin's own pointer (the Lua host's state) */
+    int (*apply)(struct carc_ctx *ctx, const carc_option *opt, int player);
+    int (*format)(struct carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
+    int (*game_init)(struct carc_ctx *ctx);
+    void (*unload)(void *user);
+    size_t state_off, state_size;
+} plugin_slot;
+
+/* What a handler or phase receives. */
+struct carc_ctx {
+    carc_game *g;
+    int owner;                 /* 0 kernel, else plugin slot + 1 */
+    void *user;
+};
+
+/* Phase return values. */
+enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
+
+/* Kernel option codes. */
+enum { KOPT_PLACE = 1, KOPT_DEPLOY, KOPT_PASS };
+
+struct carc_rules {
+    char name[NAME_LEN];
+    char title[160];
+    char path[512];
+    int min_players, max_players;
+
+    kind_def kinds[MAX_KINDS];       int nkinds;
+    char marks[MAX_MARKS][NAME_LEN]; int nmarks;
+    char tmarks[MAX_TILE_MARKS][NAME_LEN]; int ntmarks;
+    figkind_def figkinds[MAX_FIGKINDS]; int nfigkinds;
+    char reasons[MAX_REASONS][NAME_LEN]; int nreasons;
+    option_def opts[MAX_OPTIONS];    int nopts;
+
+    tile_set sets[MAX_SETS];         int nsets;
+    tile_type *types;                int ntypes, cap_types;
+    int start_type;                  /* type of the start tile */
+    int pile_size;                   /* tiles in the pile (without start) */
+    int max_tiles;                   /* pile + start */
+
+    /* edge classes: a side's three port kinds, interned */
+    uint32_t edge_class_key[255];    int nedge_classes;
+    uint8_t edge_class_rev[256];
+
+    phase_def turn_phases[MAX_PHASES]; int nturn_phases;
+    phase_def end_phases[MAX_PHASES];  int nend_phases;
+    handler_ref handlers[CARC_EV_COUNT][MAX_HANDLERS];
+    int nhandlers[CARC_EV_COUNT];
+
+    struct plugin_slot *plugins[MAX_PLUGINS]; int nplugins;
+    size_t state_size;               /* sum of plugin state blobs */
+
+    kernel_opts k;
+    bool frozen;                     /* registration closed */
+    bool allow_no_start;             /* checking a set alone: any tile may start */
+    bool start_assumed;
+    int registering;                 /* plugin slot + 1 during its init */
+};
+
+/* ---- game state ------------------------------------------------------------ */
+
+typedef struct placed {
+    int16_t x, y;
+    uint8_t rot;
+    uint8_t ring;          /* tiles among the 8 surrounding spaces */
+    uint8_t cross;         /* tiles among the 4 orthogonal neighbours */
+    uint16_t type;
+    int32_t node0;         /* first segment node */
+    int32_t nb[4];         /* neighbour tile index per side, or -1 */
+} placed;
+
+typedef struct cell {
+    int16_t x, y;
+    int32_t tile;          /* placed tile, or -1 while on the frontier */
+    int32_t fidx;          /* index in the frontier while tile == -1 */
+    bool used;
+} cell;
+
+typedef struct frontier_pos {
+    int16_t x, y;
+    uint32_t req;          /* required edge class per side (byte per side) */
+    uint32_t mask;         /* 0xff in bytes of sides with a neighbour */
+} frontier_pos;
+
+enum { NODE_COMPLETE = 1, NODE_SCORED = 2 };
+
+typedef struct node {
+    int32_t parent;
+    int32_t next;          /* circular list of the feature's members */
+    int32_t tile;
+    uint8_t seg;
+    uint8_t kind;
+    /* valid at roots */
+    uint8_t flags;
+    uint8_t occupants;     /* follower figures on the feature */
+    int32_t open;          /* open ports */
+    int32_t size;          /* members */
+} node;
+
+enum { WHERE_NONE, WHERE_SEGMENT, WHERE_TILE, WHERE_TRACK };
+
+typedef struct figure {
+    uint8_t where;
+    uint8_t kind;
+    int8_t owner;          /* seat, or -1 neutral */
+    int32_t tile;
+    int32_t seg;           /* segment on the tile (WHERE_SEGMENT) */
+    int32_t space;         /* score-track space (WHERE_TRACK) */
+} figure;
+
+typedef struct decision {
+    int player;
+    int owner;             /* who posed it */
+    int first, n;          /* range in game->opts */
+    char label[NAME_LEN];
+} decision;
+
+typedef struct turn_state {
+    int number;            /* turns started */
+    int active;            /* seat */
+    int drawn;             /* tile type drawn, -1 */
+    int placed;            /* tile index placed this turn, -1 */
+    bool action_taken;     /* something other than pass was chosen */
+    bool action_forbid_pass; /* a plugin made the action compulsory */
+    int completed[64];     /* features completed by the placement */
+    int ncompleted;
+} turn_state;
+
+struct carc_game {
+    const struct carc_rules *rules;
+    int nplayers;
+    char names[CARC_MAX_PLAYERS][NAME_LEN];
+    uint64_t seed;
+    int32_t score[CARC_MAX_PLAYERS];
+    uint8_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
+
+    carc_rng pile_rng;
+
+    int16_t *pile;          int npile;
+    int16_t *aside;         int naside;   /* set aside by plugins */
+
+    placed *tiles;          int ntiles;
+    cell *cells;            int cell_mask;
+    frontier_pos *front;    int nfront;
+    node *nodes;            int nnodes;
+    figure *figs;           int nfigs, cap_figs;
+
+    /* the phase machine */
+    bool in_end;            /* running the end phases */
+    int phase;              /* index in the current phase list */
+    int phase_step;         /* calls of the current phase so far */
+    bool finished;
+    bool need_draw;         /* the draw phase waits for a chance choice */
+    int forced_draw;        /* type chosen by the driver, -1 */
+    bool stop_requested;    /* `end` line: end after this turn */
+    char error[512];
+    bool failed;
+
+    turn_state turn;
+
+    decision dq[8];         int ndq;
+    carc_option *opts;      int nopts, cap_opts;
+
+    carc_award *log;        int nlog, cap_log;
+    int score_step;
+
+    /* batch of awards being collected (scoring step) */
+    carc_award *batch;      int nbatch, cap_batch;
+
+    unsigned char *pstate;  /* plugin state blobs, rules->state_size bytes */
+
+    uint32_t stamp;         /* for visited marks */
+    uint32_t *tile_stamp;   /* per placed tile */
+};
+
+/* ---- internal functions ------------------------------------------------------ */
+
+/* ports.c */
+int port_opposite(int p);
+int port_side(int p);                    /* 0..3 */
+int port_rotate(int p, int rot);         /* tile port -> board port */
+const char *port_name(int p);
+int port_parse(const char *s);           /* -1 if not a port name */
+int dir_parse(const char *s);
+const char *dir_name(int d);
+void dir_delta(int d, int *dx, int *dy);
+
+/* rules.c */
+void rules_init_builtins(struct carc_rules *r);
+int rules_kind(const struct carc_rules *r, const char *name);
+int rules_mark(const struct carc_rules *r, const char *name);
+int rules_tmark(const struct carc_rules *r, const char *name);
+int rules_reason(const struct carc_rules *r, const char *name);
+int rules_figkind(const struct carc_rules *r, const char *name);
+int rules_add_kind(struct carc_rules *r, const char *name, int owner);
+int rules_add_mark(struct carc_rules *r, const char *name);
+int rules_add_tmark(struct carc_rules *r, const char *name);
+int rules_add_reason(struct carc_rules *r, const char *name);
+option_def *rules_option(struct carc_rules *r, const char *key);
+const option_def *rules_option_c(const struct carc_rules *r, const char *key);
+int rules_set_option(struct carc_rules *r, const char *key, const char *value,
+                     char *err, size_t errn);
+int rules_finish(struct carc_rules *r, char *err, size_t errn);
+int rules_type(const struct carc_rules *r, const char *set, const char *id);
+int edge_class_intern(struct carc_rules *r, int a, int b, int c);
+
+/* tileset.c */
+int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn);
+
+/* board.c */
+int board_place(carc_game *g, int type, int x, int y, int rot);
+int board_tile_at(const carc_game *g, int x, int y);
+bool board_fits(const carc_game *g, int type, int fidx, int rot);
+int board_count_placements(const carc_game *g, int type);
+bool board_any_placement(const carc_game *g, int type);
+
+/* features.c */
+int feat_find(carc_game *g, int n);
+int feat_root_c(const carc_game *g, int n);
+void feat_union(carc_game *g, int a, int b);
+int feat_node(const carc_game *g, int tile, int seg);
+int feat_distinct_tiles(carc_game *g, int root);
+int feat_mark_count(carc_game *g, int root, int mark);
+bool feat_is_complete(const carc_game *g, int root);
+void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS]);
+int feat_bordering_cities(carc_game *g, int field_root, int *out, int max);
+
+/* figures.c */
+int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg);
+int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space);
+void fig_remove(carc_game *g, int f, bool to_supply);
+int fig_on_feature(const carc_game *g, int root, int *out, int max);
+
+/* scoring.c */
+void batch_begin(carc_game *g);
+void batch_add(carc_game *g, int player, int points, int reason, int feature, int flags);
+void batch_commit(carc_game *g, int first_seat);
+void score_feature_into_batch(carc_game *g, int root, bool final);
+int feature_value(carc_game *g, int root, bool complete);
+void award_now(carc_game *g, int player, int points, int reason, int feature, int flags);
+void score_final_features(carc_game *g);
+void score_farms(carc_game *g);
+
+/* engine.c */
+plugin_slot *owner_slot(const carc_game *g, int owner);
+int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
+int kernel_apply(carc_game *g, const carc_option *opt, int player);
+int dispatch(carc_game *g, int ev, struct carc_event *e);
+void game_fail(carc_game *g, const char *fmt, ...);
+int ask(carc_game *g, int player, int owner, const char *label,
+        const carc_option *opts, int n);
+carc_option *opt_push(carc_game *g);
+
+/* text.c */
+const char *kind_name(const struct carc_rules *r, int kind);
+int seg_canonical_port(const carc_game *g, int tile, int seg); /* -1 inner */
+int seg_by_name(const carc_game *g, int tile, const char *kindport);
+int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,400 @@
+/* engine.c - the game object and the phase machine: phases run in order,
+ * events go to their handlers, decisions wait for an answer. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+plugin_slot *owner_slot(const carc_game *g, int owner)
+{
+    return owner > 0 ? g->rules->plugins[owner - 1] : NULL;
+}
+
+void game_fail(carc_game *g, const char *fmt, ...)
+{
+    if (g->failed) return;
+    g->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->error, sizeof g->error, fmt, ap);
+    va_end(ap);
+}
+
+int dispatch(carc_game *g, int ev, carc_event *e)
+{
+    const struct carc_rules *r = g->rules;
+    int n = r->nhandlers[ev];
+    if (n == 0) return 0;
+    e->type = ev;
+    for (int i = 0; i < n && !g->failed; i++) {
+        const handler_ref *h = &r->handlers[ev][i];
+        struct carc_ctx ctx = {g, h->owner, h->user};
+        if (h->fn(&ctx, e) < 0) {
+            const plugin_slot *ps = owner_slot(g, h->owner);
+            game_fail(g, "%s: handler failed", ps ? ps->name : "kernel");
+        }
+    }
+    return g->failed ? -1 : 0;
+}
+
+carc_option *opt_push(carc_game *g)
+{
+    if (g->nopts == g->cap_opts) {
+        int cap = g->cap_opts ? g->cap_opts * 2 : 256;
+        carc_option *o = realloc(g->opts, (size_t)cap * sizeof *o);
+        if (!o) {
+            game_fail(g, "out of memory");
+            return NULL;
+        }
+        g->opts = o;
+        g->cap_opts = cap;
+    }
+    carc_option *o = &g->opts[g->nopts++];
+    memset(o, 0, sizeof *o);
+    o->tile = o->seg = -1;
+    return o;
+}
+
+/* Queues a decision whose options are the last n pushed with opt_push. */
+static int pose(carc_game *g, int player, int owner, const char *label, int first, int n)
+{
+    if (g->ndq >= (int)(sizeof g->dq / sizeof g->dq[0])) {
+        game_fail(g, "too many decisions pending");
+        return -1;
+    }
+    decision *d = &g->dq[g->ndq++];
+    d->player = player;
+    d->owner = owner;
+    d->first = first;
+    d->n = n;
+    snprintf(d->label, sizeof d->label, "%s", label);
+    return 0;
+}
+
+int ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n)
+{
+    if (n <= 0) return 0; /* a decision without options is not asked */
+    int first = g->nopts;
+    for (int i = 0; i < n; i++) {
+        carc_option *o = opt_push(g);
+        if (!o) return -1;
+        *o = opts[i];
+    }
+    return pose(g, player, owner, label, first, n);
+}
+
+int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first)
+{
+    return g->nopts > first ? pose(g, player, owner, label, first, g->nopts - first) : 0;
+}
+
+/* ---- lifecycle ---------------------------------------------------------------- */
+
+static void *xcalloc(size_t n, size_t size, bool *oom)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) *oom = true;
+    return p;
+}
+
+carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *names,
+                         uint64_t seed, char *err, size_t errn)
+{
+    if (nplayers < r->min_players || nplayers > r->max_players) {
+        snprintf(err, errn, "variant %s takes %d to %d players, not %d", r->name, r->min_players,
+                 r->max_players, nplayers);
+        return NULL;
+    }
+    bool oom = false;
+    carc_game *g = xcalloc(1, sizeof *g, &oom);
+    if (!g) {
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    g->rules = r;
+    g->nplayers = nplayers;
+    g->seed = seed;
+    for (int p = 0; p < nplayers; p++) {
+        if (names && names[p]) snprintf(g->names[p], NAME_LEN, "%s", names[p]);
+        else snprintf(g->names[p], NAME_LEN, "P%d", p + 1);
+        for (int k = 0; k < r->nfigkinds; k++) g->supply[p][k] = (uint8_t)r->figkinds[k].per_player;
+    }
+    carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
+    int maxt = r->max_tiles;
+    int maxcells = 4 * maxt + 8, cap = 16;
+    while (cap < 2 * maxcells) cap <<= 1;
+    g->pile = xcalloc((size_t)maxt, sizeof *g->pile, &oom);
+    g->aside = xcalloc((size_t)maxt, sizeof *g->aside, &oom);
+    g->tiles = xcalloc((size_t)maxt, sizeof *g->tiles, &oom);
+    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom);
+    g->cell_mask = cap - 1;
+    g->front = xcalloc((size_t)maxcells, sizeof *g->front, &oom);
+    g->nodes = xcalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
+    g->cap_figs = CARC_MAX_PLAYERS * (r->k.followers + 8) + 16;
+    g->figs = xcalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
+    g->tile_stamp = xcalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
+    g->pstate = xcalloc(r->state_size, 1, &oom);
+    if (oom) {
+        carc_game_free(g);
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    for (int t = 0; t < r->ntypes; t++)
+        for (int c = r->types[t].count - (t == r->start_type); c > 0; c--) g->pile[g->npile++] = (int16_t)t;
+    g->turn.drawn = g->turn.placed = -1;
+    g->turn.active = -1;
+    g->forced_draw = -1;
+    board_place(g, r->start_type, 0, 0, 0);
+    g->turn.ncompleted = 0;
+    for (int i = 0; i < r->nplugins; i++) {
+        plugin_slot *ps = r->plugins[i];
+        if (!ps->game_init) continue;
+        struct carc_ctx ctx = {g, i + 1, ps->user};
+        if (ps->game_init(&ctx) < 0 || g->failed) {
+            snprintf(err, errn, "%s: %s", ps->name, g->error[0] ? g->error : "game set-up failed");
+            carc_game_free(g);
+            return NULL;
+        }
+    }
+    return g;
+}
+
+#define CLONE_ARRAY(dst, src, field, n)                                       \
+    do {                                                                      \
+        size_t bytes_ = (size_t)(n) * sizeof *(src)->field;                   \
+        (dst)->field = malloc(bytes_ ? bytes_ : 1);                           \
+        if (!(dst)->field) ok = false;                                        \
+        else if (bytes_) memcpy((dst)->field, (src)->field, bytes_);          \
+    } while (0)
+
+carc_game *carc_game_clone(const carc_game *src)
+{
+    const struct carc_rules *r = src->rules;
+    carc_game *g = malloc(sizeof *g);
+    if (!g) return NULL;
+    *g = *src;
+    bool ok = true;
+    int maxt = r->max_tiles;
+    CLONE_ARRAY(g, src, pile, maxt);
+    CLONE_ARRAY(g, src, aside, maxt);
+    CLONE_ARRAY(g, src, tiles, maxt);
+    CLONE_ARRAY(g, src, cells, src->cell_mask + 1);
+    CLONE_ARRAY(g, src, front, 4 * maxt + 8);
+    CLONE_ARRAY(g, src, nodes, (size_t)maxt * MAX_SEGS);
+    CLONE_ARRAY(g, src, figs, src->cap_figs);
+    CLONE_ARRAY(g, src, tile_stamp, maxt);
+    CLONE_ARRAY(g, src, pstate, r->state_size);
+    CLONE_ARRAY(g, src, opts, src->cap_opts);
+    CLONE_ARRAY(g, src, log, src->cap_log);
+    CLONE_ARRAY(g, src, batch, src->cap_batch);
+    if (!ok) {
+        carc_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void carc_game_free(carc_game *g)
+{
+    if (!g) return;
+    free(g->pile);
+    free(g->aside);
+    free(g->tiles);
+    free(g->cells);
+    free(g->front);
+    free(g->nodes);
+    free(g->figs);
+    free(g->tile_stamp);
+    free(g->pstate);
+    free(g->opts);
+    free(g->log);
+    free(g->batch);
+    free(g);
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+
+int carc_advance(carc_game *g)
+{
+    const struct carc_rules *r = g->rules;
+    for (;;) {
+        if (g->failed) return CARC_FAILED;
+        if (g->ndq) return CARC_NEED_CHOICE;
+        if (g->need_draw) return CARC_NEED_DRAW;
+        if (g->finished) return CARC_FINISHED;
+        const phase_def *list = g->in_end ? r->end_phases : r->turn_phases;
+        int n = g->in_end ? r->nend_phases : r->nturn_phases;
+        if (g->phase >= n) {
+            if (g->in_end) {
+                g->finished = true;
+                continue;
+            }
+            g->phase = 0;
+        }
+        const phase_def *ph = &list[g->phase];
+        struct carc_ctx ctx = {g, ph->owner, ph->user};
+        int rc = ph->fn(&ctx, g->phase_step++);
+        if (g->failed) return CARC_FAILED;
+        if (rc < 0) {
+            const plugin_slot *ps = owner_slot(g, ph->owner);
+            game_fail(g, "%s: phase %s failed", ps ? ps->name : "kernel", ph->name);
+            return CARC_FAILED;
+        }
+        if (rc == PHASE_DONE) {
+            g->phase++;
+            g->phase_step = 0;
+        } else if (rc == PHASE_END_GAME) {
+            g->in_end = true;
+            g->phase = 0;
+            g->phase_step = 0;
+        }
+    }
+}
+
+static int pile_take(carc_game *g, int type)
+{
+    for (int i = g->npile - 1; i >= 0; i--)
+        if (g->pile[i] == type) {
+            g->pile[i] = g->pile[--g->npile];
+            return type;
+        }
+    return -1;
+}
+
+int carc_draw(carc_game *g, int type)
+{
+    if (!g->need_draw) {
+        game_fail(g, "no tile is being drawn now");
+        return -1;
+    }
+    if (g->npile == 0) {
+        game_fail(g, "the pile is empty");
+        return -1;
+    }
+    /* The pile's generator advances on every draw, named or not, so a record
+     * that names the draws a seeded game made keeps the pile in step and a
+     * resumed game draws on exactly as the original would have. */
+    int i = (int)carc_rng_below(&g->pile_rng, (uint32_t)g->npile);
+    if (type < 0 || g->pile[i] == type) {
+        type = g->pile[i];
+        g->pile[i] = g->pile[--g->npile];
+    } else if (pile_take(g, type) < 0) {
+        return -1; /* not in the pile: the caller reports it */
+    }
+    g->turn.drawn = type;
+    g->need_draw = false;
+    return 0;
+}
+
+int carc_choose(carc_game *g, int index)
+{
+    if (!g->ndq || index < 0 || index >= g->dq[0].n) {
+        game_fail(g, "option %d is not on offer", index);
+        return -1;
+    }
+    decision d = g->dq[0];
+    carc_option opt = g->opts[d.first + index];
+    /* Drop the answered decision and its options. */
+    memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
+    g->ndq--;
+    int tail = g->nopts - (d.first + d.n);
+    memmove(&g->opts[d.first], &g->opts[d.first + d.n], (size_t)tail * sizeof *g->opts);
+    g->nopts -= d.n;
+    for (int i = 0; i < g->ndq; i++)
+        if (g->dq[i].first > d.first) g->dq[i].first -= d.n;
+
+    int rc;
+    if (opt.owner == 0) {
+        rc = kernel_apply(g, &opt, d.player);
+    } else {
+        plugin_slot *ps = owner_slot(g, opt.owner);
+        struct carc_ctx ctx = {g, opt.owner, ps->user};
+        rc = ps->apply ? ps->apply(&ctx, &opt, d.player) : -1;
+        if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
+    }
+    if (rc < 0 || g->failed) return -1;
+    carc_event e = {0};
+    e.player = d.player;
+    e.option = &opt;
+    e.tile = opt.tile;
+    return dispatch(g, CARC_EV_OPTION_CHOSEN, &e);
+}
+
+int carc_end_now(carc_game *g)
+{
+    /* Called between two turns (after the last answer of a turn, before the
+     * game is advanced again): the turn-end phase then ends the game. */
+    g->stop_requested = true;
+    if (g->turn.number == 0 && !g->in_end) {
+        g->in_end = true;
+        g->phase = g->phase_step = 0;
+    }
+    return 0;
+}
+
+/* ---- queries ---------------------------------------------------------------- */
+
+const carc_rules *carc_game_rules(const carc_game *g) { return g->rules; }
+const char *carc_game_error(const carc_game *g) { return g->error; }
+int carc_players(const carc_game *g) { return g->nplayers; }
+const char *carc_player_name(const carc_game *g, int seat) { return g->names[seat]; }
+int carc_score(const carc_game *g, int seat) { return g->score[seat]; }
+int carc_turn_number(const carc_game *g) { return g->turn.number; }
+int carc_active_player(const carc_game *g) { return g->turn.active; }
+int carc_pile_left(const carc_game *g) { return g->npile; }
+int carc_last_drawn(const carc_game *g) { return g->turn.drawn; }
+int carc_is_finished(const carc_game *g) { return g->finished; }
+
+int carc_supply(const carc_game *g, int seat, const char *figure_kind)
+{
+    int k = rules_figkind(g->rules, figure_kind);
+    return k < 0 ? -1 : g->supply[seat][k];
+}
+
+int carc_decision_player(const carc_game *g) { return g->ndq ? g->dq[0].player : -1; }
+const char *carc_decision_label(const carc_game *g) { return g->ndq ? g->dq[0].label : ""; }
+int carc_option_count(const carc_game *g) { return g->ndq ? g->dq[0].n : 0; }
+
+const carc_option *carc_option_at(const carc_game *g, int i)
+{
+    return g->ndq && i >= 0 && i < g->dq[0].n ? &g->opts[g->dq[0].first + i] : NULL;
+}
+
+int carc_events(const carc_game *g) { return g->nlog; }
+const carc_award *carc_event_at(const carc_game *g, int i) { return &g->log[i]; }
+const char *carc_reason_name(const carc_rules *r, int reason)
+{
+    return reason >= 0 && reason < r->nreasons ? r->reasons[reason] : "?";
+}
+
+int carc_tiles_placed(const carc_game *g) { return g->ntiles; }
+void carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int *type)
+{
+    const placed *p = &g->tiles[i];
+    *x = p->x;
+    *y = p->y;
+    *rot = p->rot;
+    *type = p->type;
+}
+int carc_tile_index_at(const carc_game *g, int x, int y) { return board_tile_at(g, x, y); }
+int carc_count_placements(const carc_game *g, int type) { return board_count_placements(g, type); }
+
+int carc_figures(const carc_game *g) { return g->nfigs; }
+int carc_figure(const carc_game *g, int f, int *kind, int *owner, int *where, int *tile, int *seg,
+                int *space)
+{
+    if (f < 0 || f >= g->nfigs) return -1;
+    const figure *fg = &g->figs[f];
+    *kind = fg->kind;
+    *owner = fg->owner;
+    *where = fg->where;
+    *tile = fg->tile;
+    *seg = fg->seg;
+    *space = fg->space;
+    return 0;
+}
+const char *carc_figure_kind_name(const carc_rules *r, int kind) { return r->figkinds[kind].name; }
+int carc_feature_of(const carc_game *g, int tile, int seg) { return feat_root_c(g, g->tiles[tile].node0 + seg); }
+int carc_feature_complete(const carc_game *g, int feature) { return feat_is_complete(g, feature); }

@@ -1,0 +1,112 @@
+/* features.c - the feature graph: union-find over segment nodes. Each root
+ * keeps open ports, occupants and member count; members form a circular list
+ * so a feature's tiles and marks can be enumerated when it is scored. */
+#include "core.h"
+
+int feat_find(carc_game *g, int n)
+{
+    node *nodes = g->nodes;
+    while (nodes[n].parent != n) {
+        nodes[n].parent = nodes[nodes[n].parent].parent; /* path halving */
+        n = nodes[n].parent;
+    }
+    return n;
+}
+
+int feat_root_c(const carc_game *g, int n)
+{
+    while (g->nodes[n].parent != n) n = g->nodes[n].parent;
+    return n;
+}
+
+void feat_union(carc_game *g, int a, int b)
+{
+    a = feat_find(g, a);
+    b = feat_find(g, b);
+    if (a == b) return;
+    node *na = &g->nodes[a], *nb = &g->nodes[b];
+    if (na->size < nb->size || (na->size == nb->size && a > b)) {
+        node *tn = na; na = nb; nb = tn;
+        int t = a; a = b; b = t;
+    }
+    nb->parent = a;
+    na->size += nb->size;
+    na->open += nb->open;
+    na->occupants = (uint8_t)(na->occupants + nb->occupants);
+    na->flags |= nb->flags;
+    int an = na->next; /* splice the two circular lists */
+    na->next = nb->next;
+    nb->next = an;
+}
+
+int feat_node(const carc_game *g, int tile, int seg) { return g->tiles[tile].node0 + seg; }
+
+int feat_distinct_tiles(carc_game *g, int root)
+{
+    uint32_t stamp = ++g->stamp;
+    int count = 0, n = root;
+    do {
+        int t = g->nodes[n].tile;
+        if (g->tile_stamp[t] != stamp) {
+            g->tile_stamp[t] = stamp;
+            count++;
+        }
+        n = g->nodes[n].next;
+    } while (n != root);
+    return count;
+}
+
+int feat_mark_count(carc_game *g, int root, int mark)
+{
+    int count = 0, n = root;
+    do {
+        const node *nd = &g->nodes[n];
+        const seg_def *s = &g->rules->types[g->tiles[nd->tile].type].segs[nd->seg];
+        for (int i = 0; i < s->nmarks; i++)
+            if (s->mark[i] == mark) count += s->mark_count[i];
+        n = nd->next;
+    } while (n != root);
+    return count;
+}
+
+bool feat_is_complete(const carc_game *g, int root)
+{
+    const node *n = &g->nodes[root];
+    switch (g->rules->kinds[n->kind].completion) {
+    case CARC_COMPLETE_PORTS: return n->open == 0;
+    case CARC_COMPLETE_RING: return g->tiles[n->tile].ring == 8;
+    case CARC_COMPLETE_CROSS: return g->tiles[n->tile].cross == 4;
+    default: return false;
+    }
+}
+
+void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS])
+{
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++) counts[p] = 0;
+    if (g->nodes[root].occupants == 0) return;
+    for (int f = 0; f < g->nfigs; f++) {
+        const figure *fg = &g->figs[f];
+        if (fg->where != WHERE_SEGMENT || fg->owner < 0 || !g->rules->figkinds[fg->kind].follower) continue;
+        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) counts[fg->owner]++;
+    }
+}
+
+/* Distinct city features a field touches, in the order first met. */
+int feat_bordering_cities(carc_game *g, int field_root, int *out, int max)
+{
+    int count = 0, n = field_root;
+    do {
+        const node *nd = &g->nodes[n];
+        const placed *p = &g->tiles[nd->tile];
+        uint16_t borders = g->rules->types[p->type].segs[nd->seg].borders;
+        for (int s = 0; borders; s++, borders >>= 1) {
+            if (!(borders & 1u)) continue;
+            int city = feat_find(g, p->node0 + s);
+            int k = 0;
+            while (k < count && out[k] != city) k++;
+            if (k == count && count < max) out[count++] = city;
+        }
+        n = nd->next;
+    } while (n != field_root);
+    return count;
+}

@@ -1,0 +1,287 @@
+/* kernel_phases.c - the base game's turn (BASE-4) as phases:
+ *   turn-start, draw, place, action, score, turn-end
+ * and the end of the game (BASE-20..22):
+ *   game-end, final-features, final-farms, final-score
+ * Plugins insert their own phases between these by name. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core.h"
+#include "kernel_phases.h"
+
+static int add_phase(phase_def *list, int *n, const char *name, phase_fn fn)
+{
+    phase_def *p = &list[(*n)++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, NAME_LEN, "%s", name);
+    p->fn = fn;
+    return 0;
+}
+
+static int ph_turn_start(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    carc_game *g = ctx->g;
+    carc_event e = {0};
+    if (g->turn.number == 0) dispatch(g, CARC_EV_GAME_START, &e);
+    g->turn.number++;
+    g->turn.active = (g->turn.active + 1) % g->nplayers;
+    g->turn.drawn = g->turn.placed = -1;
+    g->turn.action_taken = false;
+    g->turn.ncompleted = 0;
+    e.player = g->turn.active;
+    dispatch(g, CARC_EV_TURN_START, &e);
+    return PHASE_DONE;
+}
+
+static bool pile_has_placeable(const carc_game *g)
+{
+    for (int i = 0; i < g->npile; i++)
+        if (board_any_placement(g, g->pile[i])) return true;
+    return false;
+}
+
+/* Draws until a placeable tile comes (BASE-6); plugins may set a drawn tile
+ * aside or put it back (CARC_EV_TILE_DRAWN). */
+static int ph_draw(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    carc_game *g = ctx->g;
+    int type = g->turn.drawn;
+    if (type < 0) {
+        if (g->npile == 0) return PHASE_END_GAME;
+        g->need_draw = true;
+        return PHASE_AGAIN;
+    }
+    carc_event e = {0};
+    e.player = g->turn.active;
+    e.tile = type;
+    e.value = CARC_DRAW_KEEP;
+    dispatch(g, CARC_EV_TILE_DRAWN, &e);
+    if (e.value == CARC_DRAW_SET_ASIDE) {
+        g->aside[g->naside++] = (int16_t)type;
+        g->turn.drawn = -1;
+        return PHASE_AGAIN;
+    }
+    if (e.value == CARC_DRAW_PUT_BACK) {
+        g->pile[g->npile++] = (int16_t)type;
+        g->turn.drawn = -1;
+        return PHASE_AGAIN;
+    }
+    if (!board_any_placement(g, type)) {
+        g->turn.drawn = -1;
+        if (g->rules->k.unplaceable_reshuffle) {
+            g->pile[g->npile++] = (int16_t)type;
+            if (!pile_has_placeable(g)) return PHASE_END_GAME;
+        }
+        return PHASE_AGAIN;
+    }
+    return PHASE_DONE;
+}
+
+static int ph_place(struct carc_ctx *ctx, int step)
+{
+    carc_game *g = ctx->g;
+    if (step > 0) return PHASE_DONE;
+    int type = g->turn.drawn, first = g->nopts;
+    const uint32_t *sig = g->rules->types[type].sig;
+    for (int i = 0; i < g->nfront; i++) {
+        const frontier_pos *f = &g->front[i];
+        for (int r = 0; r < 4; r++) {
+            if (((sig[r] ^ f->req) & f->mask) != 0) continue;
+            carc_option *o = opt_push(g);
+            if (!o) return -1;
+            o->code = KOPT_PLACE;
+            o->arg[0] = f->x;
+            o->arg[1] = f->y;
+            o->arg[2] = r;
+        }
+    }
+    decision_pose_built(g, g->turn.active, 0, "place", first);
+    return PHASE_AGAIN;
+}
+
+/* The kernel's deploy options on the placed tile (BASE-7..9). */
+static void offer_deploys(carc_game *g)
+{
+    int p = g->turn.active, t = g->turn.placed;
+    if (t < 0 || g->supply[p][CARC_FIG_FOLLOWER] == 0) return;
+    const placed *pl = &g->tiles[t];
+    const tile_type *tt = &g->rules->types[pl->type];
+    for (int s = 0; s < tt->nsegs; s++) {
+        if (!g->rules->kinds[tt->segs[s].kind].deployable) continue;
+        int root = feat_find(g, pl->node0 + s);
+        if (g->nodes[root].occupants) continue;
+        carc_option *o = opt_push(g);
+        if (!o) return;
+        o->code = KOPT_DEPLOY;
+        o->tile = t;
+        o->seg = s;
+        o->arg[0] = CARC_FIG_FOLLOWER;
+    }
+}
+
+static int ph_action(struct carc_ctx *ctx, int step)
+{
+    carc_game *g = ctx->g;
+    if (step > 0) return PHASE_DONE;
+    int first = g->nopts;
+    offer_deploys(g);
+    carc_event e = {0};
+    e.player = g->turn.active;
+    e.tile = g->turn.placed;
+    dispatch(g, CARC_EV_ACTION_OFFER, &e);
+    if (g->rules->nhandlers[CARC_EV_ACTION_FILTER]) {
+        dispatch(g, CARC_EV_ACTION_FILTER, &e);
+        int w = first; /* drop vetoed options (owner set to 0xffff) */
+        for (int i = first; i < g->nopts; i++)
+            if (g->opts[i].owner != 0xffff) g->opts[w++] = g->opts[i];
+        g->nopts = w;
+    }
+    if (!g->turn.action_forbid_pass) {
+        carc_option *o = opt_push(g);
+        if (!o) return -1;
+        o->code = KOPT_PASS;
+    }
+    decision_pose_built(g, g->turn.active, 0, "action", first);
+    return PHASE_AGAIN;
+}
+
+/* Returns the followers of a scored feature (BASE-19). */
+static void return_followers(carc_game *g, int root)
+{
+    int figs[64];
+    int n = fig_on_feature(g, root, figs, 64);
+    for (int i = 0; i < n; i++) {
+        const figure *fg = &g->figs[figs[i]];
+        if (!g->rules->figkinds[fg->kind].follower) continue;
+        bool boxed = g->rules->figkinds[fg->kind].boxed_when_scored;
+        carc_event e = {0};
+        e.figure = figs[i];
+        e.player = fg->owner;
+        e.tile = fg->tile;
+        e.feature = root;
+        e.flags = boxed ? CARC_GONE_BOX : CARC_GONE_SCORED;
+        fig_remove(g, figs[i], !boxed);
+        dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
+    }
+}
+
+/* Scores what the placement completed (BASE-10, BASE-15..19): roads, cities
+ * and cloisters in one batch, followers back, then plugins score their kinds
+ * (CARC_EV_SCORE), then the scoring step ends. */
+static int ph_score(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    carc_game *g = ctx->g;
+    g->score_step++;
+    carc_event e = {0};
+    e.player = g->turn.active;
+    for (int i = 0; i < g->turn.ncompleted; i++) {
+        e.feature = g->turn.completed[i];
+        dispatch(g, CARC_EV_FEATURE_COMPLETED, &e);
+    }
+    batch_begin(g);
+    for (int i = 0; i < g->turn.ncompleted; i++) {
+        int root = g->turn.completed[i];
+        const node *n = &g->nodes[root];
+        if (!g->rules->kinds[n->kind].kernel_scored || (n->flags & NODE_SCORED) || !n->occupants) continue;
+        score_feature_into_batch(g, root, false);
+    }
+    batch_commit(g, g->turn.active);
+    for (int i = 0; i < g->turn.ncompleted; i++) {
+        int root = g->turn.completed[i];
+        if (g->nodes[root].flags & NODE_SCORED) return_followers(g, root);
+    }
+    e.feature = -1;
+    dispatch(g, CARC_EV_SCORE, &e);
+    e.value = g->score_step;
+    dispatch(g, CARC_EV_SCORE_STEP_END, &e);
+    return PHASE_DONE;
+}
+
+static int ph_turn_end(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    carc_game *g = ctx->g;
+    carc_event e = {0};
+    e.player = g->turn.active;
+    dispatch(g, CARC_EV_TURN_END, &e);
+    if (g->stop_requested || g->npile == 0) return PHASE_END_GAME;
+    return PHASE_DONE;
+}
+
+static int ph_game_end(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    carc_event e = {0};
+    e.player = ctx->g->turn.active;
+    dispatch(ctx->g, CARC_EV_GAME_END, &e);
+    return PHASE_DONE;
+}
+
+static int ph_final_features(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    score_final_features(ctx->g);
+    return PHASE_DONE;
+}
+
+static int ph_final_farms(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    score_farms(ctx->g);
+    return PHASE_DONE;
+}
+
+static int ph_final_score(struct carc_ctx *ctx, int step)
+{
+    (void)step;
+    carc_event e = {0};
+    dispatch(ctx->g, CARC_EV_FINAL_SCORE, &e);
+    return PHASE_DONE;
+}
+
+void kernel_phases_register(struct carc_rules *r)
+{
+    add_phase(r->turn_phases, &r->nturn_phases, "turn-start", ph_turn_start);
+    add_phase(r->turn_phases, &r->nturn_phases, "draw", ph_draw);
+    add_phase(r->turn_phases, &r->nturn_phases, "place", ph_place);
+    add_phase(r->turn_phases, &r->nturn_phases, "action", ph_action);
+    add_phase(r->turn_phases, &r->nturn_phases, "score", ph_score);
+    add_phase(r->turn_phases, &r->nturn_phases, "turn-end", ph_turn_end);
+    add_phase(r->end_phases, &r->nend_phases, "game-end", ph_game_end);
+    add_phase(r->end_phases, &r->nend_phases, "final-features", ph_final_features);
+    add_phase(r->end_phases, &r->nend_phases, "final-farms", ph_final_farms);
+    add_phase(r->end_phases, &r->nend_phases, "final-score", ph_final_score);
+}
+
+int kernel_apply(carc_game *g, const carc_option *opt, int player)
+{
+    switch (opt->code) {
+    case KOPT_PLACE: {
+        int t = board_place(g, g->turn.drawn, opt->arg[0], opt->arg[1], opt->arg[2]);
+        if (t < 0) {
+            game_fail(g, "board full");
+            return -1;
+        }
+        g->turn.placed = t;
+        carc_event e = {0};
+        e.player = player;
+        e.tile = t;
+        return dispatch(g, CARC_EV_TILE_PLACED, &e);
+    }
+    case KOPT_DEPLOY:
+        if (fig_place_segment(g, opt->arg[0], player, opt->tile, opt->seg) < 0) {
+            game_fail(g, "no figure in supply to deploy");
+            return -1;
+        }
+        g->turn.action_taken = true;
+        return 0;
+    case KOPT_PASS:
+        return 0;
+    default:
+        game_fail(g, "unknown kernel option %d", opt->code);
+        return -1;
+    }
+}

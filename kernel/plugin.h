@@ -1,0 +1,13 @@
+/* plugin.h - loading C plugins (dlopen) and Lua scripts into rules. */
+#ifndef CARC_PLUGIN_LOADER_H
+#define CARC_PLUGIN_LOADER_H
+#include <stddef.h>
+struct carc_rules;
+/* Loads a C plugin by name from the plugin path. */
+int plugin_load(struct carc_rules *r, const char *name, char *err, size_t errn);
+/* Loads a Lua script. */
+int script_load(struct carc_rules *r, const char *path, char *err, size_t errn);
+/* After the rules are finished: lay out plugin state. */
+int plugins_ready(struct carc_rules *r, char *err, size_t errn);
+void plugins_unload(struct carc_rules *r);
+#endif

@@ -1,0 +1,393 @@
+/* record.c - read, replay and write game records. */
+#include "record.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail_at(char *err, size_t errn, const char *name, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int fail_at(char *err, size_t errn, const char *name, int line, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errn, "%s:%d: %s", name, line, msg);
+    return -1;
+}
+
+/* Cuts a comment and surrounding blanks in place. */
+static char *clean(char *s)
+{
+    char *hash = strchr(s, '#');
+    if (hash) *hash = 0;
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+int carc_record_parse(const char *name, const char *text, size_t len, carc_record *rec,
+                      char *err, size_t errn)
+{
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->path, sizeof rec->path, "%s", name);
+    if (len > CARC_RECORD_MAX_BYTES)
+        return fail_at(err, errn, name, 1, "record too large (%zu bytes; at most %d)", len, CARC_RECORD_MAX_BYTES);
+    if (memchr(text, 0, len)) return fail_at(err, errn, name, 1, "a record is text; this one holds a NUL byte");
+    rec->buf = malloc(len + 1);
+    if (!rec->buf) return fail_at(err, errn, name, 1, "out of memory");
+    memcpy(rec->buf, text, len);
+    rec->buf[len] = 0;
+    int cap = 0, lineno = 0;
+    bool header = true, have_version = false, have_variant = false;
+    char *save = NULL;
+    for (char *raw = rec->buf, *next; raw; raw = next) {
+        next = strchr(raw, '\n');
+        if (next) *next++ = 0;
+        lineno++;
+        if (strlen(raw) > 1000) {
+            carc_record_free(rec);
+            return fail_at(err, errn, name, lineno, "line longer than 1000 characters");
+        }
+        char *s = clean(raw);
+        if (!*s) continue;
+        if (header && !have_version) {
+            if (strcmp(s, "carcassonne-record 1") != 0) {
+                carc_record_free(rec);
+                if (strncmp(s, "carcassonne-record ", 19) == 0)
+                    return fail_at(err, errn, name, lineno, "record format version %s is not known (this carc reads 1)", s + 19);
+                return fail_at(err, errn, name, lineno, "expected 'carcassonne-record 1' as the first line");
+            }
+            have_version = true;
+            continue;
+        }
+        if (header) {
+            char key[32] = "";
+            const char *val = s;
+            size_t kl = strcspn(s, " \t");
+            if (kl < sizeof key) {
+                memcpy(key, s, kl);
+                key[kl] = 0;
+                val = s + kl;
+                while (isspace((unsigned char)*val)) val++;
+            }
+            if (strcmp(s, "---") == 0) {
+                header = false;
+            } else if (strcmp(key, "variant") == 0 && *val) {
+                snprintf(rec->variant, sizeof rec->variant, "%s", val);
+                have_variant = true;
+            } else if (strcmp(key, "seed") == 0) {
+                char *end;
+                errno = 0;
+                unsigned long long v = strtoull(val, &end, 10);
+                if (!*val || *end || errno || *val == '-') {
+                    carc_record_free(rec);
+                    return fail_at(err, errn, name, lineno, "seed expects a whole number, not '%s'", val);
+                }
+                rec->seed = v;
+            } else if (strcmp(key, "player") == 0) {
+                char pname[64], agent[64], extra;
+                int n = sscanf(val, "%63s %63s %c", pname, agent, &extra);
+                if (n != 2 || strlen(pname) >= 32) {
+                    carc_record_free(rec);
+                    return fail_at(err, errn, name, lineno, "expected 'player NAME AGENT'");
+                }
+                if (rec->nplayers == CARC_MAX_PLAYERS) {
+                    carc_record_free(rec);
+                    return fail_at(err, errn, name, lineno, "more than %d players", CARC_MAX_PLAYERS);
+                }
+                for (int i = 0; i < rec->nplayers; i++)
+                    if (strcmp(rec->names[i], pname) == 0) {
+                        carc_record_free(rec);
+                        return fail_at(err, errn, name, lineno, "two players named '%s'", pname);
+                    }
+                snprintf(rec->names[rec->nplayers], 32, "%s", pname);
+                snprintf(rec->agents[rec->nplayers], 64, "%s", agent);
+                rec->nplayers++;
+            } else if (strcmp(key, "option") == 0 && strchr(val, '=')) {
+                if (rec->noptions == 32 || strlen(val) >= 160) {
+                    carc_record_free(rec);
+                    return fail_at(err, errn, name, lineno, "too many or too long options");
+                }
+                snprintf(rec->options[rec->noptions++], 160, "%s", val);
+            } else {
+                carc_record_free(rec);
+                return fail_at(err, errn, name, lineno,
+                               "expected a header line (variant, seed, player, option) or '---', not '%s'", s);
+            }
+            continue;
+        }
+        if (rec->nlines == CARC_RECORD_MAX_LINES) {
+            carc_record_free(rec);
+            return fail_at(err, errn, name, lineno, "more than %d lines", CARC_RECORD_MAX_LINES);
+        }
+        if (rec->nlines == cap) {
+            cap = cap ? cap * 2 : 256;
+            carc_record_line *nl = realloc(rec->lines, (size_t)cap * sizeof *nl);
+            if (!nl) {
+                carc_record_free(rec);
+                return fail_at(err, errn, name, lineno, "out of memory");
+            }
+            rec->lines = nl;
+        }
+        rec->lines[rec->nlines].text = s;
+        rec->lines[rec->nlines].line = lineno;
+        rec->nlines++;
+    }
+    (void)save;
+    if (!have_version) {
+        carc_record_free(rec);
+        return fail_at(err, errn, name, 1, "empty record (expected 'carcassonne-record 1')");
+    }
+    if (!have_variant) {
+        carc_record_free(rec);
+        return fail_at(err, errn, name, lineno, "the header names no variant");
+    }
+    if (header) {
+        carc_record_free(rec);
+        return fail_at(err, errn, name, lineno, "no '---' line after the header");
+    }
+    if (rec->nplayers < 1) {
+        carc_record_free(rec);
+        return fail_at(err, errn, name, lineno, "the header names no player");
+    }
+    return 0;
+}
+
+int carc_record_load(const char *path, carc_record *rec, char *err, size_t errn)
+{
+    memset(rec, 0, sizeof *rec);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errn, "%s: cannot open (%s)", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        snprintf(err, errn, "%s: not a regular file", path);
+        return -1;
+    }
+    if (st.st_size > CARC_RECORD_MAX_BYTES) {
+        fclose(f);
+        snprintf(err, errn, "%s: record too large (%lld bytes; at most %d)", path, (long long)st.st_size,
+                 CARC_RECORD_MAX_BYTES);
+        return -1;
+    }
+    size_t len = (size_t)st.st_size;
+    char *text = malloc(len + 1);
+    if (!text) {
+        fclose(f);
+        snprintf(err, errn, "%s: out of memory", path);
+        return -1;
+    }
+    size_t got = fread(text, 1, len, f);
+    fclose(f);
+    int rc = carc_record_parse(path, text, got, rec, err, errn);
+    free(text);
+    return rc;
+}
+
+void carc_record_free(carc_record *rec)
+{
+    free(rec->lines);
+    free(rec->buf);
+    rec->lines = NULL;
+    rec->buf = NULL;
+    rec->nlines = 0;
+}
+
+carc_rules *carc_record_rules(const carc_record *rec, char *err, size_t errn)
+{
+    const char *ov[32];
+    for (int i = 0; i < rec->noptions; i++) ov[i] = rec->options[i];
+    /* A variant given as a relative path is relative to the record. */
+    char path[1024];
+    const char *v = rec->variant;
+    if (strchr(v, '/') && v[0] != '/') {
+        const char *slash = strrchr(rec->path, '/');
+        if (slash) {
+            snprintf(path, sizeof path, "%.*s/%s", (int)(slash - rec->path), rec->path, v);
+            if (access(path, R_OK) == 0) v = path;
+        }
+    }
+    char msg[1024];
+    carc_rules *r = carc_variant_load(v, ov, rec->noptions, msg, sizeof msg);
+    if (!r) snprintf(err, errn, "%s: variant %s: %s", rec->path, rec->variant, msg);
+    return r;
+}
+
+int carc_draw_text(const carc_game *g, int type, char *buf, size_t n)
+{
+    const carc_rules *r = carc_game_rules(g);
+    return snprintf(buf, n, "draw %s:%s", carc_tile_set_of(r, type), carc_tile_id(r, type));
+}
+
+static void list_options(const carc_game *g, char *out, size_t n)
+{
+    size_t used = 0;
+    int count = carc_option_count(g);
+    for (int i = 0; i < count && used + 2 < n; i++) {
+        char t[256];
+        carc_option_text(g, i, t, sizeof t);
+        int w = snprintf(out + used, n - used, "\n  %s", t);
+        if (w < 0 || (size_t)w >= n - used) {
+            snprintf(out + used, n - used, "\n  ...");
+            break;
+        }
+        used += (size_t)w;
+    }
+}
+
+int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out,
+                char *err, size_t errn)
+{
+    *out = NULL;
+    const char *names[CARC_MAX_PLAYERS];
+    for (int i = 0; i < rec->nplayers; i++) names[i] = rec->names[i];
+    char msg[512];
+    carc_game *g = carc_game_new(rules, rec->nplayers, names, rec->seed, msg, sizeof msg);
+    if (!g) {
+        snprintf(err, errn, "%s: %s", rec->path, msg);
+        return -1;
+    }
+    *out = g;
+    int i = 0;
+    for (;;) {
+        if (i < rec->nlines && strcmp(rec->lines[i].text, "end") == 0) {
+            carc_end_now(g);
+            i++;
+        }
+        int st = carc_advance(g);
+        const carc_record_line *l = i < rec->nlines ? &rec->lines[i] : NULL;
+        if (st == CARC_FAILED) {
+            return fail_at(err, errn, rec->path, l ? l->line : 0, "the game stopped: %s", carc_game_error(g));
+        }
+        if (st == CARC_FINISHED) {
+            if (l) return fail_at(err, errn, rec->path, l->line, "'%s' after the end of the game", l->text);
+            return 0;
+        }
+        if (st == CARC_NEED_DRAW) {
+            if (l && strncmp(l->text, "draw ", 5) == 0) {
+                const char *name = l->text + 5;
+                while (*name == ' ') name++;
+                int type = carc_tile_type_find(rules, name);
+                if (type < 0)
+                    return fail_at(err, errn, rec->path, l->line, "'%s': no tile %s in variant %s", l->text, name,
+                                   carc_rules_name(rules));
+                if (carc_draw(g, type) < 0)
+                    return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
+                i++;
+            } else {
+                carc_draw(g, -1);
+            }
+            continue;
+        }
+        /* CARC_NEED_CHOICE */
+        if (!l) return 0; /* a game in progress */
+        int k = carc_option_match(g, l->text);
+        if (k < 0) {
+            char opts[4096];
+            list_options(g, opts, sizeof opts);
+            return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
+                           l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
+        }
+        if (carc_choose(g, k) < 0)
+            return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
+        i++;
+    }
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static int wappend(carc_record_writer *w, const char *s)
+{
+    size_t n = strlen(s);
+    if (w->len + n + 1 > w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 4096;
+        while (cap < w->len + n + 1) cap *= 2;
+        char *b = realloc(w->buf, cap);
+        if (!b) return -1;
+        w->buf = b;
+        w->cap = cap;
+    }
+    memcpy(w->buf + w->len, s, n + 1);
+    w->len += n;
+    return 0;
+}
+
+int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed, int nplayers,
+                      const char *const *names, const char *const *agents,
+                      const char *const *options, int noptions)
+{
+    memset(w, 0, sizeof *w);
+    char line[640];
+    int rc = wappend(w, "carcassonne-record 1\n");
+    snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", variant, seed);
+    rc |= wappend(w, line);
+    for (int i = 0; i < nplayers; i++) {
+        snprintf(line, sizeof line, "player %s %s\n", names[i], agents[i]);
+        rc |= wappend(w, line);
+    }
+    for (int i = 0; i < noptions; i++) {
+        snprintf(line, sizeof line, "option %s\n", options[i]);
+        rc |= wappend(w, line);
+    }
+    rc |= wappend(w, "---\n");
+    return rc ? -1 : 0;
+}
+
+int carc_writer_line(carc_record_writer *w, const char *line)
+{
+    return wappend(w, line) || wappend(w, "\n") ? -1 : 0;
+}
+
+int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        snprintf(err, errn, "%s: cannot write (%s)", tmp, strerror(errno));
+        return -1;
+    }
+    size_t off = 0;
+    while (off < w->len) {
+        ssize_t n = write(fd, w->buf + off, w->len - off);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, errn, "%s: write failed (%s)", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        off += (size_t)n;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        snprintf(err, errn, "%s: cannot flush (%s)", tmp, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errn, "%s: cannot replace (%s)", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void carc_writer_free(carc_record_writer *w)
+{
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+}

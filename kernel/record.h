@@ -1,0 +1,72 @@
+/*
+ * record.h - game records (docs/records.md): read, replay, write.
+ *
+ * A record is a header (format version, variant, seed, players, option
+ * overrides), a `---` line, then one line per choice, chance included.
+ */
+#ifndef CARC_RECORD_H
+#define CARC_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "carc.h"
+
+#define CARC_RECORD_MAX_BYTES (8 << 20)
+#define CARC_RECORD_MAX_LINES 200000
+
+typedef struct carc_record_line {
+    char *text;   /* without comment and surrounding blanks */
+    int line;     /* line number in the file */
+} carc_record_line;
+
+typedef struct carc_record {
+    char path[512];
+    char variant[512];
+    uint64_t seed;
+    int nplayers;
+    char names[CARC_MAX_PLAYERS][32];
+    char agents[CARC_MAX_PLAYERS][64];
+    char options[32][160];
+    int noptions;
+    carc_record_line *lines;
+    int nlines;
+    char *buf;    /* owns the line texts */
+} carc_record;
+
+/* Parses a record file. -1 with "file:line: message" in err. */
+int carc_record_load(const char *path, carc_record *rec, char *err, size_t errn);
+/* Parses a record from memory (name is used in messages). */
+int carc_record_parse(const char *name, const char *text, size_t len, carc_record *rec,
+                      char *err, size_t errn);
+void carc_record_free(carc_record *rec);
+
+/* Loads the record's variant with its option overrides. */
+carc_rules *carc_record_rules(const carc_record *rec, char *err, size_t errn);
+
+/* Replays a record on fresh rules: plays every line, then stops at the first
+ * decision with no line left (a game in progress) or at the end. On a line
+ * that is not a legal option: -1 and a message with file, line, the line and
+ * the legal options. *out receives the game (also on error, when one exists). */
+int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out,
+                char *err, size_t errn);
+
+/* A record being written while a game is played. */
+typedef struct carc_record_writer {
+    char *buf;
+    size_t len, cap;
+} carc_record_writer;
+
+int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed, int nplayers,
+                      const char *const *names, const char *const *agents,
+                      const char *const *options, int noptions);
+int carc_writer_line(carc_record_writer *w, const char *line);
+/* Writes the record to path atomically (temporary file, fsync, rename). */
+int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn);
+void carc_writer_free(carc_record_writer *w);
+
+/* Appends the record line for the pending chance draw of type / option i. */
+int carc_draw_text(const carc_game *g, int type, char *buf, size_t n);
+
+#endif

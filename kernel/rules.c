@@ -1,0 +1,291 @@
+/* rules.c - the registries of a variant's rules (kinds, marks, figures,
+ * reasons, options) and the derived tables built when loading is done. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "kernel_phases.h"
+
+static int find_name(const char (*names)[NAME_LEN], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return i;
+    return -1;
+}
+
+int rules_kind(const struct carc_rules *r, const char *name)
+{
+    for (int i = 0; i < r->nkinds; i++)
+        if (strcmp(r->kinds[i].name, name) == 0) return i;
+    return -1;
+}
+int rules_mark(const struct carc_rules *r, const char *name) { return find_name(r->marks, r->nmarks, name); }
+int rules_tmark(const struct carc_rules *r, const char *name) { return find_name(r->tmarks, r->ntmarks, name); }
+int rules_reason(const struct carc_rules *r, const char *name) { return find_name(r->reasons, r->nreasons, name); }
+
+int rules_figkind(const struct carc_rules *r, const char *name)
+{
+    for (int i = 0; i < r->nfigkinds; i++)
+        if (strcmp(r->figkinds[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int add_name(char (*names)[NAME_LEN], int *n, int max, const char *name)
+{
+    int i = find_name(names, *n, name);
+    if (i >= 0) return i;
+    if (*n >= max || strlen(name) >= NAME_LEN || !*name) return -1;
+    snprintf(names[*n], NAME_LEN, "%s", name);
+    return (*n)++;
+}
+
+int rules_add_mark(struct carc_rules *r, const char *name) { return add_name(r->marks, &r->nmarks, MAX_MARKS, name); }
+int rules_add_tmark(struct carc_rules *r, const char *name) { return add_name(r->tmarks, &r->ntmarks, MAX_TILE_MARKS, name); }
+int rules_add_reason(struct carc_rules *r, const char *name) { return add_name(r->reasons, &r->nreasons, MAX_REASONS, name); }
+
+/* A kind named by a tile set but not yet defined: inner, not deployable, no
+ * completion, until a plugin defines it (rules_finish checks that one did). */
+int rules_add_kind(struct carc_rules *r, const char *name, int owner)
+{
+    int i = rules_kind(r, name);
+    if (i >= 0) return i;
+    if (r->nkinds >= MAX_KINDS || strlen(name) >= NAME_LEN || !*name) return -1;
+    kind_def *k = &r->kinds[r->nkinds];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, NAME_LEN, "%s", name);
+    k->completion = CARC_COMPLETE_NEVER;
+    k->owner = owner;
+    return r->nkinds++;
+}
+
+static void builtin_kind(struct carc_rules *r, const char *name, enum carc_completion c,
+                         bool line, bool deployable, bool scored, char letter)
+{
+    int i = rules_add_kind(r, name, 0);
+    kind_def *k = &r->kinds[i];
+    k->completion = c;
+    k->line = line;
+    k->deployable = deployable;
+    k->kernel_scored = scored;
+    k->letter = letter;
+}
+
+static option_def *add_option(struct carc_rules *r, const char *key, const char *help)
+{
+    if (r->nopts >= MAX_OPTIONS) return NULL;
+    option_def *o = &r->opts[r->nopts++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->key, sizeof o->key, "%s", key);
+    snprintf(o->help, sizeof o->help, "%s", help);
+    return o;
+}
+
+int rules_define_enum(struct carc_rules *r, const char *key, const char *values,
+                      const char *help, int owner)
+{
+    option_def *o = add_option(r, key, help);
+    if (!o) return -1;
+    o->type = OPT_ENUM;
+    o->owner = owner;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", values);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        if (o->nvalues >= 8) return -1;
+        snprintf(o->values[o->nvalues++], NAME_LEN, "%s", t);
+    }
+    return (int)(o - r->opts);
+}
+
+int rules_define_int(struct carc_rules *r, const char *key, int def, int min, int max,
+                     const char *help, int owner)
+{
+    option_def *o = add_option(r, key, help);
+    if (!o) return -1;
+    o->type = OPT_INT;
+    o->def = o->value = def;
+    o->min = min;
+    o->max = max;
+    o->owner = owner;
+    return (int)(o - r->opts);
+}
+
+void rules_init_builtins(struct carc_rules *r)
+{
+    builtin_kind(r, "road", CARC_COMPLETE_PORTS, true, true, true, 'R');
+    builtin_kind(r, "city", CARC_COMPLETE_PORTS, false, true, true, 'C');
+    builtin_kind(r, "field", CARC_COMPLETE_NEVER, false, true, false, 'F');
+    builtin_kind(r, "cloister", CARC_COMPLETE_RING, false, true, true, 0);
+    rules_add_mark(r, "pennant");
+    rules_add_tmark(r, "start");
+    rules_add_reason(r, "road");
+    rules_add_reason(r, "city");
+    rules_add_reason(r, "cloister");
+    rules_add_reason(r, "farm");
+    figkind_def *f = &r->figkinds[r->nfigkinds++];
+    snprintf(f->name, NAME_LEN, "follower");
+    f->follower = true;
+
+    rules_define_enum(r, "farm-scoring", "per-farm none per-city-once city-majority",
+                      "how farms score at the end (BASE-22)", 0);
+    rules_define_enum(r, "small-city", "off on",
+                      "a completed 2-tile city scores 2, its pennants 1 each", 0);
+    rules_define_enum(r, "incomplete-features", "score none",
+                      "incomplete features score at the end (BASE-21) or not", 0);
+    rules_define_enum(r, "unplaceable-tile", "discard reshuffle",
+                      "a tile with no legal placement is discarded (BASE-6) or goes back", 0);
+    rules_define_int(r, "followers-per-player", 7, 0, 99,
+                     "followers in each player's supply (BASE-2)", 0);
+    r->min_players = 2;
+    r->max_players = CARC_MAX_PLAYERS;
+    kernel_phases_register(r);
+}
+
+option_def *rules_option(struct carc_rules *r, const char *key)
+{
+    for (int i = 0; i < r->nopts; i++)
+        if (strcmp(r->opts[i].key, key) == 0) return &r->opts[i];
+    return NULL;
+}
+
+const option_def *rules_option_c(const struct carc_rules *r, const char *key)
+{
+    return rules_option((struct carc_rules *)r, key);
+}
+
+int rules_set_option(struct carc_rules *r, const char *key, const char *value,
+                     char *err, size_t errn)
+{
+    option_def *o = rules_option(r, key);
+    if (!o) {
+        snprintf(err, errn, "unknown option '%s'", key);
+        return -1;
+    }
+    if (o->type == OPT_INT) {
+        char *end;
+        long v = strtol(value, &end, 10);
+        if (!*value || *end || v < o->min || v > o->max) {
+            snprintf(err, errn, "option '%s' expects a whole number from %d to %d, not '%s'",
+                     key, o->min, o->max, value);
+            return -1;
+        }
+        o->value = (int)v;
+        return 0;
+    }
+    for (int i = 0; i < o->nvalues; i++)
+        if (strcmp(o->values[i], value) == 0) {
+            o->value = i;
+            return 0;
+        }
+    char list[256] = "";
+    for (int i = 0; i < o->nvalues; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, o->values[i], sizeof list - strlen(list) - 1);
+    }
+    snprintf(err, errn, "option '%s' expects one of %s, not '%s'", key, list, value);
+    return -1;
+}
+
+int rules_type(const struct carc_rules *r, const char *set, const char *id)
+{
+    for (int i = 0; i < r->ntypes; i++)
+        if (strcmp(r->types[i].id, id) == 0 && strcmp(r->sets[r->types[i].set].name, set) == 0)
+            return i;
+    return -1;
+}
+
+int edge_class_intern(struct carc_rules *r, int a, int b, int c)
+{
+    uint32_t key = ((uint32_t)(a + 1) << 16) | ((uint32_t)(b + 1) << 8) | (uint32_t)(c + 1);
+    for (int i = 0; i < r->nedge_classes; i++)
+        if (r->edge_class_key[i] == key) return i + 1;
+    if (r->nedge_classes >= 254) return -1;
+    r->edge_class_key[r->nedge_classes++] = key;
+    return r->nedge_classes;
+}
+
+/* Per tile type and rotation: which segment lies at each board port, and the
+ * packed edge classes of the four board sides. */
+static int derive_type(struct carc_rules *r, tile_type *t)
+{
+    int side_class[4];
+    for (int s = 0; s < 4; s++) {
+        int k[3];
+        for (int o = 0; o < 3; o++) {
+            int p = s * 3 + o, seg = -1;
+            for (int i = 0; i < t->nsegs; i++)
+                if (t->segs[i].ports & (1u << p)) seg = i;
+            k[o] = t->segs[seg].kind;
+        }
+        side_class[s] = edge_class_intern(r, k[0], k[1], k[2]);
+        if (side_class[s] < 0) return -1;
+        int rev = edge_class_intern(r, k[2], k[1], k[0]);
+        if (rev < 0) return -1;
+        r->edge_class_rev[side_class[s]] = (uint8_t)rev;
+        r->edge_class_rev[rev] = (uint8_t)side_class[s];
+    }
+    for (int rot = 0; rot < 4; rot++) {
+        t->sig[rot] = 0;
+        for (int b = 0; b < 4; b++)
+            t->sig[rot] |= (uint32_t)side_class[(b - rot + 4) % 4] << (8 * b);
+        for (int p = 0; p < CARC_PORTS; p++) {
+            int tp = (p - 3 * rot + 3 * CARC_PORTS) % CARC_PORTS;
+            t->seg_at[rot][p] = -1;
+            for (int i = 0; i < t->nsegs; i++)
+                if (t->segs[i].ports & (1u << tp)) t->seg_at[rot][p] = (int8_t)i;
+        }
+    }
+    return 0;
+}
+
+static int enum_value(const struct carc_rules *r, const char *key)
+{
+    const option_def *o = rules_option_c(r, key);
+    return o ? o->value : 0;
+}
+
+int rules_finish(struct carc_rules *r, char *err, size_t errn)
+{
+    if (r->nsets == 0) {
+        snprintf(err, errn, "%s: no tile set named", r->path[0] ? r->path : r->name);
+        return -1;
+    }
+    for (int i = 0; i < r->nkinds; i++)
+        if (r->kinds[i].owner < 0) {
+            snprintf(err, errn, "%s: tile kind '%s' is used by a tile set but no loaded plugin defines it",
+                     r->path[0] ? r->path : r->name, r->kinds[i].name);
+            return -1;
+        }
+    r->start_type = -1;
+    r->pile_size = 0;
+    int start_mark = rules_tmark(r, "start");
+    for (int i = 0; i < r->ntypes; i++) {
+        tile_type *t = &r->types[i];
+        if (derive_type(r, t) < 0) {
+            snprintf(err, errn, "too many distinct edge patterns");
+            return -1;
+        }
+        if (r->start_type < 0 && t->set == 0 && (t->tile_marks & (1u << start_mark)) && t->count > 0)
+            r->start_type = i;
+        r->pile_size += t->count;
+    }
+    if (r->start_type < 0 && r->allow_no_start && r->ntypes > 0) {
+        r->start_type = 0;
+        r->start_assumed = true;
+    }
+    if (r->start_type < 0) {
+        snprintf(err, errn, "%s: the first tile set (%s) has no tile marked 'start' (with a count above 0)",
+                 r->path[0] ? r->path : r->name, r->sets[0].name);
+        return -1;
+    }
+    r->pile_size -= 1;
+    r->max_tiles = r->pile_size + 1;
+    r->k.farm_scoring = enum_value(r, "farm-scoring");
+    r->k.small_city = enum_value(r, "small-city") == 1;
+    r->k.incomplete_score = enum_value(r, "incomplete-features") == 0;
+    r->k.unplaceable_reshuffle = enum_value(r, "unplaceable-tile") == 1;
+    r->k.followers = enum_value(r, "followers-per-player");
+    r->figkinds[CARC_FIG_FOLLOWER].per_player = r->k.followers;
+    r->frozen = true;
+    return 0;
+}

@@ -1,0 +1,317 @@
+/* tileset.c - load and validate a tile-set INI file (docs/tile-sets.md). */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "inireader.h"
+
+typedef struct ts_ctx {
+    struct carc_rules *r;
+    ini_reader_state rd;
+    int set;            /* index in r->sets */
+    int first_type;     /* first type of this set */
+    int cur;            /* type being read, -1 in [set] */
+    char section[64];
+    bool have_name, have_title, have_count, have_edges;
+    int seg_line[MAX_SEGS];
+    char border_ports[MAX_SEGS][8]; /* ports named after `borders` per segment */
+    int nborder[MAX_SEGS];
+} ts_ctx;
+
+#define FAIL(c, ...) return (ini_reader_fail(&(c)->rd, __VA_ARGS__), 0)
+
+static int split(char *s, char **tok, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n == max) return -1;
+        tok[n++] = t;
+    }
+    return n;
+}
+
+static bool parse_count(const char *s, int max, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < 1 || v > max) return false;
+    *out = (int)v;
+    return true;
+}
+
+/* Ports that a port token covers for a segment of this kind. */
+static int token_ports(const struct carc_rules *r, int kind, const char *tok, uint16_t *mask)
+{
+    if (strcmp(tok, "inner") == 0) {
+        *mask = 0;
+        return 0;
+    }
+    int p = port_parse(tok);
+    if (p < 0) return -1;
+    if (p % 3 == 1 && !r->kinds[kind].line)
+        *mask = (uint16_t)(7u << (p - 1)); /* an edge letter: the whole edge */
+    else
+        *mask = (uint16_t)(1u << p);
+    return 0;
+}
+
+static int parse_segment(ts_ctx *c, tile_type *t, char *value)
+{
+    char *tok[64];
+    int n = split(value, tok, 64);
+    if (n < 1) FAIL(c, "a segment needs a kind and its ports, e.g. 'segment = road E W'");
+    if (n < 0) FAIL(c, "too many words in one segment");
+    if (t->nsegs >= MAX_SEGS) FAIL(c, "tile %s has more than %d segments", t->id, MAX_SEGS);
+    int kind = rules_kind(c->r, tok[0]);
+    if (kind < 0)
+        FAIL(c, "unknown kind '%s' (known: road, city, field, cloister, or one declared in [set] kinds)", tok[0]);
+    int si = t->nsegs;
+    seg_def *s = &t->segs[si];
+    memset(s, 0, sizeof *s);
+    s->kind = (uint8_t)kind;
+    c->seg_line[si] = c->rd.line;
+    c->nborder[si] = 0;
+    int i = 1;
+    bool inner = false;
+    for (; i < n; i++) {
+        uint16_t m;
+        if (token_ports(c->r, kind, tok[i], &m) < 0) break;
+        if (m == 0) inner = true;
+        if (s->ports & m) FAIL(c, "port %s named twice in one segment", tok[i]);
+        s->ports |= m;
+    }
+    if (i == 1) FAIL(c, "segment '%s' names no port (use N E S W, Nw Ne En Es Se Sw Ws Wn or inner)", tok[0]);
+    if (inner && s->ports) FAIL(c, "a segment is either 'inner' or touches ports, not both");
+    bool in_borders = false;
+    while (i < n) {
+        if (strcmp(tok[i], "borders") == 0) {
+            if (kind != CARC_KIND_FIELD) FAIL(c, "only a field borders cities");
+            in_borders = true;
+            i++;
+            continue;
+        }
+        if (in_borders && port_parse(tok[i]) >= 0) {
+            if (c->nborder[si] >= 8) FAIL(c, "too many borders");
+            c->border_ports[si][c->nborder[si]++] = (char)port_parse(tok[i]);
+            i++;
+            continue;
+        }
+        int mark = rules_mark(c->r, tok[i]);
+        if (mark < 0)
+            FAIL(c, "unknown %s '%s' (a mark declared in [set] marks%s)", in_borders ? "border or mark" : "mark",
+                 tok[i], in_borders ? ", or a port of a city segment" : "");
+        int count = 1;
+        if (i + 1 < n && isdigit((unsigned char)tok[i + 1][0])) {
+            if (!parse_count(tok[i + 1], 99, &count)) FAIL(c, "bad mark count '%s'", tok[i + 1]);
+            i++;
+        }
+        if (s->nmarks >= MAX_SEG_MARKS) FAIL(c, "too many marks on one segment");
+        s->mark[s->nmarks] = (uint8_t)mark;
+        s->mark_count[s->nmarks++] = (uint8_t)count;
+        i++;
+    }
+    t->nsegs++;
+    return 1;
+}
+
+static int names_into(ts_ctx *c, char *value, int (*add)(struct carc_rules *, const char *),
+                      const char *what)
+{
+    char *tok[64];
+    int n = split(value, tok, 64);
+    if (n < 0) FAIL(c, "too many %s", what);
+    for (int i = 0; i < n; i++)
+        if (add(c->r, tok[i]) < 0) FAIL(c, "cannot declare %s '%s' (too many, or too long)", what, tok[i]);
+    return 1;
+}
+
+static int add_declared_kind(struct carc_rules *r, const char *name) { return rules_add_kind(r, name, -1); }
+
+/* Checks a tile once its section is complete. */
+static int finish_tile(ts_ctx *c)
+{
+    if (c->cur < 0) return 1;
+    tile_type *t = &c->r->types[c->cur];
+    c->rd.line = t->line;
+    if (!c->have_count) FAIL(c, "tile %s has no 'count'", t->id);
+    if (!c->have_edges) FAIL(c, "tile %s has no 'edges'", t->id);
+    if (t->nsegs == 0) FAIL(c, "tile %s has no segment", t->id);
+    uint16_t seen = 0;
+    int inner_kinds = 0;
+    for (int i = 0; i < t->nsegs; i++) {
+        seg_def *s = &t->segs[i];
+        c->rd.line = c->seg_line[i];
+        if (s->ports & seen) {
+            for (int p = 0; p < CARC_PORTS; p++)
+                if (s->ports & seen & (1u << p)) FAIL(c, "tile %s: port %s is covered twice", t->id, port_name(p));
+        }
+        seen |= s->ports;
+        if (!s->ports) {
+            if (inner_kinds & (1 << s->kind)) FAIL(c, "tile %s: two inner segments of kind %s", t->id, kind_name(c->r, s->kind));
+            inner_kinds |= 1 << s->kind;
+        }
+        const kind_def *k = &c->r->kinds[s->kind];
+        for (int side = 0; side < 4 && s->ports; side++) {
+            unsigned e = (s->ports >> (side * 3)) & 7u;
+            if (k->line && (e & 5u))
+                FAIL(c, "tile %s: a %s only takes the middle port of an edge", t->id, k->name);
+            if (s->kind == CARC_KIND_CITY && e && e != 7u)
+                FAIL(c, "tile %s: a city takes a whole edge", t->id);
+        }
+        for (int b = 0; b < c->nborder[i]; b++) {
+            int p = c->border_ports[i][b], target = -1;
+            for (int j = 0; j < t->nsegs; j++)
+                if (t->segs[j].ports & (1u << p)) target = j;
+            if (target < 0 || t->segs[target].kind != CARC_KIND_CITY)
+                FAIL(c, "tile %s: 'borders %s' names no city segment", t->id, port_name(p));
+            s->borders |= (uint16_t)(1u << target);
+        }
+    }
+    c->rd.line = t->line;
+    for (int p = 0; p < CARC_PORTS; p++)
+        if (!(seen & (1u << p))) FAIL(c, "tile %s: port %s is covered by no segment", t->id, port_name(p));
+    for (int side = 0; side < 4; side++) {
+        int mid = side * 3 + 1, seg = -1;
+        for (int i = 0; i < t->nsegs; i++)
+            if (t->segs[i].ports & (1u << mid)) seg = i;
+        char want = c->r->kinds[t->segs[seg].kind].letter;
+        if (want != t->edges[side])
+            FAIL(c, "tile %s: edges says %c on the %s edge but the segments put %s there", t->id,
+                 t->edges[side], port_name(mid), kind_name(c->r, t->segs[seg].kind));
+    }
+    return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    ts_ctx *c = user;
+    struct carc_rules *r = c->r;
+    char val[512];
+    snprintf(val, sizeof val, "%s", value);
+    if (strcmp(section, c->section) != 0) {
+        if (!finish_tile(c)) return 0;
+        snprintf(c->section, sizeof c->section, "%s", section);
+        c->cur = -1;
+        c->rd.line = c->rd.section_line;
+        if (strncmp(section, "tile ", 5) == 0) {
+            const char *id = section + 5;
+            if (!*id || strlen(id) >= NAME_LEN || strchr(id, ' ') || strchr(id, ':'))
+                FAIL(c, "bad tile id '%s' (letters and digits, no spaces)", id);
+            if (!c->have_name) FAIL(c, "[set] with 'name' must come before the tiles");
+            for (int i = c->first_type; i < r->ntypes; i++)
+                if (strcmp(r->types[i].id, id) == 0)
+                    FAIL(c, "duplicate tile id '%s' (first at line %d)", id, r->types[i].line);
+            if (r->ntypes == r->cap_types) {
+                int cap = r->cap_types ? r->cap_types * 2 : 64;
+                tile_type *nt = realloc(r->types, (size_t)cap * sizeof *nt);
+                if (!nt) FAIL(c, "out of memory");
+                r->types = nt;
+                r->cap_types = cap;
+            }
+            c->cur = r->ntypes++;
+            tile_type *t = &r->types[c->cur];
+            memset(t, 0, sizeof *t);
+            snprintf(t->id, NAME_LEN, "%s", id);
+            t->set = c->set;
+            t->line = c->rd.section_line;
+            c->have_count = c->have_edges = false;
+        } else if (strcmp(section, "set") != 0) {
+            FAIL(c, "unknown section [%s] (expected [set] or [tile ID])", section);
+        }
+        c->rd.line = c->rd.cur_line;
+    }
+    if (c->cur < 0) {
+        tile_set *s = &r->sets[c->set];
+        if (strcmp(name, "name") == 0) {
+            if (!*val || strlen(val) >= NAME_LEN || strchr(val, ' ') || strchr(val, ':'))
+                FAIL(c, "bad set name '%s'", val);
+            for (int i = 0; i < c->set; i++)
+                if (strcmp(r->sets[i].name, val) == 0) FAIL(c, "tile set '%s' is loaded twice", val);
+            snprintf(s->name, NAME_LEN, "%s", val);
+            c->have_name = true;
+        } else if (strcmp(name, "title") == 0) {
+            snprintf(s->title, sizeof s->title, "%s", val);
+            c->have_title = true;
+        } else if (strcmp(name, "kinds") == 0) {
+            return names_into(c, val, add_declared_kind, "kind");
+        } else if (strcmp(name, "marks") == 0) {
+            return names_into(c, val, rules_add_mark, "mark");
+        } else if (strcmp(name, "tile-marks") == 0) {
+            return names_into(c, val, rules_add_tmark, "tile mark");
+        } else {
+            FAIL(c, "unknown key '%s' in [set] (expected name, title, kinds, marks, tile-marks)", name);
+        }
+        return 1;
+    }
+    tile_type *t = &r->types[c->cur];
+    if (strcmp(name, "count") == 0) {
+        if (!parse_count(val, 10000, &t->count)) FAIL(c, "bad count '%s' (a whole number from 1 to 10000)", val);
+        t->base_count = t->count;
+        c->have_count = true;
+    } else if (strcmp(name, "edges") == 0) {
+        if (strlen(val) != 4 || strspn(val, "CRF") != 4)
+            FAIL(c, "bad edges '%s' (four letters N E S W, each C, R or F)", val);
+        memcpy(t->edges, val, 5);
+        c->have_edges = true;
+    } else if (strcmp(name, "segment") == 0) {
+        return parse_segment(c, t, val);
+    } else if (strcmp(name, "marks") == 0) {
+        char *tok[32];
+        int n = split(val, tok, 32);
+        if (n < 0) FAIL(c, "too many tile marks");
+        for (int i = 0; i < n; i++) {
+            int m = rules_tmark(r, tok[i]);
+            if (m < 0) FAIL(c, "unknown tile mark '%s' (declare it in [set] tile-marks)", tok[i]);
+            t->tile_marks |= 1u << m;
+        }
+    } else if (strcmp(name, "image") == 0) {
+        if (!parse_count(val, 100000, &t->image)) FAIL(c, "bad image number '%s'", val);
+    } else if (strcmp(name, "note") != 0) {
+        FAIL(c, "unknown key '%s' in a tile (expected count, edges, segment, marks, image, note)", name);
+    }
+    return 1;
+}
+
+int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn)
+{
+    if (r->nsets >= MAX_SETS) {
+        snprintf(err, errn, "%s: too many tile sets (at most %d)", path, MAX_SETS);
+        return -1;
+    }
+    ts_ctx c;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.set = r->nsets;
+    c.first_type = r->ntypes;
+    c.cur = -1;
+    snprintf(c.section, sizeof c.section, "%s", "");
+    tile_set *s = &r->sets[c.set];
+    memset(s, 0, sizeof *s);
+    snprintf(s->path, sizeof s->path, "%s", path);
+    int types_before = r->ntypes;
+    if (ini_reader_open(&c.rd, path, err, errn) < 0) return -1;
+    int rc = ini_parse_stream(ini_reader_next, &c.rd, handler, &c);
+    if (rc == 0 && !c.rd.failed) finish_tile(&c);
+    int failed = ini_reader_close(&c.rd, rc, err, errn);
+    if (!failed && !c.have_name) {
+        snprintf(err, errn, "%s: no [set] section with a 'name'", path);
+        failed = -1;
+    } else if (!failed && !c.have_title) {
+        snprintf(err, errn, "%s: [set] has no 'title'", path);
+        failed = -1;
+    } else if (!failed && r->ntypes == types_before) {
+        snprintf(err, errn, "%s: the set has no tile", path);
+        failed = -1;
+    }
+    if (failed) {
+        r->ntypes = types_before;
+        return -1;
+    }
+    r->nsets++;
+    return 0;
+}
