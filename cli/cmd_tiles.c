@@ -43,6 +43,29 @@ int cmd_tiles(int argc, char **argv)
     return rc;
 }
 
+/* Variant names: NAME for variants/NAME.ini, SUB/NAME one folder down. */
+static void list_dir(DIR *d, const char *prefix, const char *path, char **names, int *n)
+{
+    for (struct dirent *e; (e = readdir(d)) && *n < 256;) {
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] == '.') continue;
+        if (l > 4 && strcmp(e->d_name + l - 4, ".ini") == 0) {
+            char name[512];
+            snprintf(name, sizeof name, "%s%.*s", prefix, (int)(l - 4), e->d_name);
+            names[(*n)++] = strdup(name);
+        } else if (!*prefix) {
+            char sub[1024];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            DIR *sd = opendir(sub);
+            if (!sd) continue;
+            char pre[300];
+            snprintf(pre, sizeof pre, "%s/", e->d_name);
+            list_dir(sd, pre, sub, names, n);
+            closedir(sd);
+        }
+    }
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int cmd_variants(int argc, char **argv)
@@ -60,10 +83,7 @@ int cmd_variants(int argc, char **argv)
     }
     char *names[256];
     int n = 0;
-    for (struct dirent *e; (e = readdir(d)) && n < 256;) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".ini") == 0) names[n++] = strndup(e->d_name, l - 4);
-    }
+    list_dir(d, "", dir, names, &n);
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, cmp_str);
     int rc = 0;

@@ -127,6 +127,10 @@ int carc_segment_name(const carc_game *g, int tile, int seg, char *buf, size_t n
 int carc_feature_of(const carc_game *g, int tile, int seg);
 int carc_feature_complete(const carc_game *g, int feature);
 
+/* Event names as Lua scripts and the documents write them ("turn-start"). */
+const char *carc_event_name(int event);
+int carc_event_by_name(const char *name);
+
 /* What each player would score if the game ended now (features they lead,
  * at their final-scoring value, farms included), added to out[seat]. A
  * positional estimate for bots; it changes nothing. */

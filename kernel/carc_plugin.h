@@ -110,4 +110,163 @@ typedef struct carc_event {
     const carc_option *option;
 } carc_event;
 
+
+/* ---- the plugin ABI --------------------------------------------------------
+
+A C plugin is a shared object exporting one function:
+
+    int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);
+
+It fills `desc` (and keeps `api` for later calls) and returns 0; it must not
+call the API there. The kernel checks desc->api_version, then calls
+desc->init(ctx), the only place where the plugin may register handlers,
+phases, kinds, figures, marks, reasons, options and its state. If init
+returns non-zero everything it registered is undone and the object unloaded.
+
+Every later call receives a carc_ctx*: the game and the plugin it is for.
+The carc_api struct only grows at its end; api->size says how much of it
+this kernel has. */
+
+#define CARC_API_VERSION 1
+
+typedef struct carc_ctx carc_ctx;
+
+/* Phase results. */
+enum { CARC_PHASE_DONE = 0, CARC_PHASE_AGAIN = 1, CARC_PHASE_END_GAME = 2 };
+
+/* Figure flags (define_figure). */
+enum { CARC_FIGURE_FOLLOWER = 1, CARC_FIGURE_BOXED_WHEN_SCORED = 2 };
+/* Kind flags (define_kind). */
+enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
+/* Where a figure stands. */
+enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK };
+
+typedef int (*carc_handler_fn)(carc_ctx *ctx, carc_event *ev);
+typedef int (*carc_phase_fn)(carc_ctx *ctx, int step);
+typedef int (*carc_apply_fn)(carc_ctx *ctx, const carc_option *opt, int player);
+typedef int (*carc_format_fn)(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
+typedef int (*carc_game_init_fn)(carc_ctx *ctx);
+
+typedef struct carc_plugin_desc {
+    uint32_t api_version;     /* CARC_API_VERSION the plugin was built with */
+    const char *name;         /* must equal the name the variant loads it by */
+    const char *version;
+    const char *description;
+    int (*init)(carc_ctx *ctx);
+} carc_plugin_desc;
+
+typedef struct carc_figure_info {
+    int kind, owner, where, tile, seg, space;
+} carc_figure_info;
+
+typedef struct carc_api {
+    uint32_t version;         /* CARC_API_VERSION of the kernel */
+    uint32_t size;            /* sizeof(carc_api) of the kernel */
+
+    /* -- registration (init only); each returns an id >= 0 or -1 -- */
+    int (*on)(carc_ctx *ctx, int event, carc_handler_fn fn, void *user);
+    /* where: "before" or "after" an existing phase (turn or end phases). */
+    int (*add_phase)(carc_ctx *ctx, const char *name, const char *where, const char *anchor,
+                     carc_phase_fn fn, void *user);
+    int (*define_kind)(carc_ctx *ctx, const char *name, int completion, int flags);
+    int (*define_figure)(carc_ctx *ctx, const char *name, int per_player, int flags);
+    int (*define_mark)(carc_ctx *ctx, const char *name);
+    int (*define_tile_mark)(carc_ctx *ctx, const char *name);
+    int (*define_reason)(carc_ctx *ctx, const char *name);
+    /* Options are named "<plugin>.<key>"; values: default first. */
+    int (*define_option_int)(carc_ctx *ctx, const char *key, int def, int min, int max, const char *help);
+    int (*define_option_enum)(carc_ctx *ctx, const char *key, const char *values, const char *help);
+    int (*set_state)(carc_ctx *ctx, size_t size, carc_game_init_fn game_init);
+    int (*set_option_fns)(carc_ctx *ctx, carc_format_fn format, carc_apply_fn apply);
+
+    /* -- names to ids (any time); -1 if unknown -- */
+    int (*kind)(carc_ctx *ctx, const char *name);
+    int (*mark)(carc_ctx *ctx, const char *name);
+    int (*tile_mark)(carc_ctx *ctx, const char *name);
+    int (*figure_kind)(carc_ctx *ctx, const char *name);
+    int (*reason)(carc_ctx *ctx, const char *name);
+    /* An option's value (enum: index of the value): "key" of this plugin or
+     * any full key ("farm-scoring"). -1 if there is none. */
+    int (*option)(carc_ctx *ctx, const char *key);
+
+    /* -- the game -- */
+    void *(*state)(carc_ctx *ctx);
+    int (*players)(carc_ctx *ctx);
+    int (*active_player)(carc_ctx *ctx);
+    int (*turn)(carc_ctx *ctx);
+    int (*score)(carc_ctx *ctx, int player);
+    const char *(*player_name)(carc_ctx *ctx, int player);
+    int (*supply)(carc_ctx *ctx, int player, int figure_kind);
+    uint32_t (*random)(carc_ctx *ctx, uint32_t bound);  /* the game's plugin stream */
+    int (*fail)(carc_ctx *ctx, const char *message);     /* stops the game; returns -1 */
+
+    /* -- tiles -- */
+    int (*tiles)(carc_ctx *ctx);                         /* placed tiles */
+    int (*tile_at)(carc_ctx *ctx, int x, int y);         /* tile index or -1 */
+    int (*tile_pos)(carc_ctx *ctx, int tile, int *x, int *y);
+    int (*tile_type)(carc_ctx *ctx, int tile);
+    int (*type_has_mark)(carc_ctx *ctx, int type, int tile_mark);
+    int (*placed_tile)(carc_ctx *ctx);                   /* this turn's, or -1 */
+    int (*drawn_type)(carc_ctx *ctx);                    /* this turn's, or -1 */
+    int (*pile_left)(carc_ctx *ctx);
+    /* Puts every set-aside tile back into the pile (PD-5). */
+    int (*return_set_aside)(carc_ctx *ctx);
+    int (*segments)(carc_ctx *ctx, int tile);
+    int (*segment_kind)(carc_ctx *ctx, int tile, int seg);
+    int (*segment_at_port)(carc_ctx *ctx, int tile, int port);
+    int (*segment_marks)(carc_ctx *ctx, int tile, int seg, int mark);
+    int (*segment_name)(carc_ctx *ctx, int tile, int seg, char *buf, size_t n);
+    int (*segment_by_name)(carc_ctx *ctx, int tile, const char *kind_at_port);
+
+    /* -- features -- */
+    int (*feature)(carc_ctx *ctx, int tile, int seg);    /* feature id */
+    int (*feature_kind)(carc_ctx *ctx, int feature);
+    int (*feature_complete)(carc_ctx *ctx, int feature);
+    int (*feature_scored)(carc_ctx *ctx, int feature);
+    int (*feature_tiles)(carc_ctx *ctx, int feature);    /* distinct tiles */
+    int (*feature_marks)(carc_ctx *ctx, int feature, int mark);
+    int (*feature_followers)(carc_ctx *ctx, int feature, int player);
+    int (*feature_open)(carc_ctx *ctx, int feature);
+    /* The feature's segments: up to max (tile, seg) pairs; returns the count. */
+    int (*feature_segments)(carc_ctx *ctx, int feature, int *tiles, int *segs, int max);
+
+    /* -- figures -- */
+    int (*figures)(carc_ctx *ctx);                       /* slots */
+    int (*figure)(carc_ctx *ctx, int f, carc_figure_info *out);
+    /* Stands a figure: from its owner's supply when from_supply. Returns its id. */
+    int (*figure_place)(carc_ctx *ctx, int kind, int owner, int where, int tile, int seg, int space,
+                        int from_supply);
+    int (*figure_move)(carc_ctx *ctx, int f, int where, int tile, int seg, int space);
+    /* how: CARC_GONE_RETURNED (to the supply) or CARC_GONE_BOX. */
+    int (*figure_remove)(carc_ctx *ctx, int f, int how);
+
+    /* -- decisions -- */
+    int (*offer)(carc_ctx *ctx, const carc_option *opt);   /* during action-offer */
+    int (*offered)(carc_ctx *ctx);                         /* options offered so far */
+    const carc_option *(*offered_at)(carc_ctx *ctx, int i);
+    int (*veto)(carc_ctx *ctx, int i);                     /* during action-filter */
+    int (*forbid_pass)(carc_ctx *ctx);                     /* the action is compulsory */
+    int (*ask)(carc_ctx *ctx, int player, const char *label, const carc_option *opts, int n);
+
+    /* -- scoring -- */
+    int (*award)(carc_ctx *ctx, int player, int points, int reason, int feature, int flags);
+    int (*step_begin)(carc_ctx *ctx);
+    int (*step_end)(carc_ctx *ctx);
+    int (*batch_begin)(carc_ctx *ctx);
+    int (*batch_add)(carc_ctx *ctx, int player, int points, int reason, int feature, int flags);
+    int (*batch_commit)(carc_ctx *ctx, int first_player);
+    int (*batch_count)(carc_ctx *ctx);
+    carc_award *(*batch_at)(carc_ctx *ctx, int i);
+    /* Majority scoring of a feature into the batch, as the kernel does it. */
+    int (*score_feature)(carc_ctx *ctx, int feature, int final);
+    int (*return_followers)(carc_ctx *ctx, int feature);
+} carc_api;
+
+/* Every plugin defines its entry point with exactly this prototype. */
+int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);
+
+/* The entry point's type and name. */
+typedef int (*carc_plugin_entry_fn)(const carc_api *api, carc_plugin_desc *desc);
+#define CARC_PLUGIN_ENTRY "carc_plugin_entry"
+
 #endif

@@ -144,10 +144,13 @@ typedef struct plugin_slot {
 
 /* What a handler or phase receives. */
 struct carc_ctx {
-    carc_game *g;
+    carc_game *g;              /* NULL while a plugin registers (init) */
     int owner;                 /* 0 kernel, else plugin slot + 1 */
     void *user;
+    struct carc_rules *rules;
 };
+
+#define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
 /* Phase return values. */
 enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
@@ -188,6 +191,7 @@ struct carc_rules {
 
     kernel_opts k;
     bool frozen;                     /* registration closed */
+    char reg_error[256];             /* why a plugin's registration failed */
     bool allow_no_start;             /* checking a set alone: any tile may start */
     bool start_assumed;
     int registering;                 /* plugin slot + 1 during its init */
@@ -271,6 +275,7 @@ struct carc_game {
     uint8_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
 
     carc_rng pile_rng;
+    carc_rng plugin_rng;     /* what plugins and scripts draw from */
 
     int16_t *pile;          int npile;
     int16_t *aside;         int naside;   /* set aside by plugins */
@@ -295,6 +300,9 @@ struct carc_game {
     turn_state turn;
 
     decision dq[8];         int ndq;
+    bool building;          /* the action decision's options are being collected */
+    bool filtering;         /* ... and plugins may veto them */
+    int build_first;
     carc_option *opts;      int nopts, cap_opts;
 
     carc_award *log;        int nlog, cap_log;
@@ -381,6 +389,7 @@ void score_farms(carc_game *g);
 plugin_slot *owner_slot(const carc_game *g, int owner);
 int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
 int kernel_apply(carc_game *g, const carc_option *opt, int player);
+void return_followers(carc_game *g, int root);
 int dispatch(carc_game *g, int ev, struct carc_event *e);
 void game_fail(carc_game *g, const char *fmt, ...);
 int ask(carc_game *g, int player, int owner, const char *label,

@@ -30,7 +30,7 @@ int dispatch(carc_game *g, int ev, carc_event *e)
     e->type = ev;
     for (int i = 0; i < n && !g->failed; i++) {
         const handler_ref *h = &r->handlers[ev][i];
-        struct carc_ctx ctx = {g, h->owner, h->user};
+        struct carc_ctx ctx = GAME_CTX(g, h->owner, h->user);
         if (h->fn(&ctx, e) < 0) {
             const plugin_slot *ps = owner_slot(g, h->owner);
             game_fail(g, "%s: handler failed", ps ? ps->name : "kernel");
@@ -122,6 +122,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
         for (int k = 0; k < r->nfigkinds; k++) g->supply[p][k] = (uint8_t)r->figkinds[k].per_player;
     }
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
+    carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
     int maxt = r->max_tiles;
     int maxcells = 4 * maxt + 8, cap = 16;
     while (cap < 2 * maxcells) cap <<= 1;
@@ -151,7 +152,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     for (int i = 0; i < r->nplugins; i++) {
         plugin_slot *ps = r->plugins[i];
         if (!ps->game_init) continue;
-        struct carc_ctx ctx = {g, i + 1, ps->user};
+        struct carc_ctx ctx = GAME_CTX(g, i + 1, ps->user);
         if (ps->game_init(&ctx) < 0 || g->failed) {
             snprintf(err, errn, "%s: %s", ps->name, g->error[0] ? g->error : "game set-up failed");
             carc_game_free(g);
@@ -234,7 +235,7 @@ int carc_advance(carc_game *g)
             g->phase = 0;
         }
         const phase_def *ph = &list[g->phase];
-        struct carc_ctx ctx = {g, ph->owner, ph->user};
+        struct carc_ctx ctx = GAME_CTX(g, ph->owner, ph->user);
         int rc = ph->fn(&ctx, g->phase_step++);
         if (g->failed) return CARC_FAILED;
         if (rc < 0) {
@@ -310,7 +311,7 @@ int carc_choose(carc_game *g, int index)
         rc = kernel_apply(g, &opt, d.player);
     } else {
         plugin_slot *ps = owner_slot(g, opt.owner);
-        struct carc_ctx ctx = {g, opt.owner, ps->user};
+        struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
         rc = ps->apply ? ps->apply(&ctx, &opt, d.player) : -1;
         if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api.h"
 #include "core.h"
 #include "kernel_phases.h"
 
@@ -28,6 +29,7 @@ static int ph_turn_start(struct carc_ctx *ctx, int step)
     g->turn.active = (g->turn.active + 1) % g->nplayers;
     g->turn.drawn = g->turn.placed = -1;
     g->turn.action_taken = false;
+    g->turn.action_forbid_pass = false;
     g->turn.ncompleted = 0;
     e.player = g->turn.active;
     dispatch(g, CARC_EV_TURN_START, &e);
@@ -126,19 +128,24 @@ static int ph_action(struct carc_ctx *ctx, int step)
     carc_game *g = ctx->g;
     if (step > 0) return PHASE_DONE;
     int first = g->nopts;
+    g->building = true;
+    g->build_first = first;
     offer_deploys(g);
     carc_event e = {0};
     e.player = g->turn.active;
     e.tile = g->turn.placed;
     dispatch(g, CARC_EV_ACTION_OFFER, &e);
     if (g->rules->nhandlers[CARC_EV_ACTION_FILTER]) {
+        g->filtering = true;
         dispatch(g, CARC_EV_ACTION_FILTER, &e);
+        g->filtering = false;
         int w = first; /* drop vetoed options (owner set to 0xffff) */
         for (int i = first; i < g->nopts; i++)
             if (g->opts[i].owner != 0xffff) g->opts[w++] = g->opts[i];
         g->nopts = w;
     }
-    if (!g->turn.action_forbid_pass) {
+    g->building = false;
+    if (!g->turn.action_forbid_pass || g->nopts == first) {
         carc_option *o = opt_push(g);
         if (!o) return -1;
         o->code = KOPT_PASS;
@@ -147,23 +154,17 @@ static int ph_action(struct carc_ctx *ctx, int step)
     return PHASE_AGAIN;
 }
 
-/* Returns the followers of a scored feature (BASE-19). */
-static void return_followers(carc_game *g, int root)
+/* Returns the followers of a scored feature (BASE-19); a figure kind marked
+ * boxed-when-scored (the Prophet, ARK-15) leaves the game instead. */
+void return_followers(carc_game *g, int root)
 {
     int figs[64];
     int n = fig_on_feature(g, root, figs, 64);
     for (int i = 0; i < n; i++) {
         const figure *fg = &g->figs[figs[i]];
         if (!g->rules->figkinds[fg->kind].follower) continue;
-        bool boxed = g->rules->figkinds[fg->kind].boxed_when_scored;
-        carc_event e = {0};
-        e.figure = figs[i];
-        e.player = fg->owner;
-        e.tile = fg->tile;
-        e.feature = root;
-        e.flags = boxed ? CARC_GONE_BOX : CARC_GONE_SCORED;
-        fig_remove(g, figs[i], !boxed);
-        dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
+        figure_remove_event(g, figs[i], g->rules->figkinds[fg->kind].boxed_when_scored ? CARC_GONE_BOX : CARC_GONE_SCORED,
+                            root);
     }
 }
 

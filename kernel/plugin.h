@@ -10,4 +10,9 @@ int script_load(struct carc_rules *r, const char *path, char *err, size_t errn);
 /* After the rules are finished: lay out plugin state. */
 int plugins_ready(struct carc_rules *r, char *err, size_t errn);
 void plugins_unload(struct carc_rules *r);
+struct plugin_slot;
+struct carc_ctx;
+/* Runs a plugin's init with registration open; undoes it all on failure. */
+int plugin_register(struct carc_rules *r, struct plugin_slot *ps, int (*init)(struct carc_ctx *),
+                    char *err, size_t errn);
 #endif

@@ -104,7 +104,7 @@ int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
 {
     if (o->owner == 0) return kernel_format(g, o, buf, n);
     plugin_slot *ps = owner_slot(g, o->owner);
-    struct carc_ctx ctx = {(carc_game *)g, o->owner, ps->user};
+    struct carc_ctx ctx = GAME_CTX((carc_game *)g, o->owner, ps->user);
     if (!ps->format || ps->format(&ctx, o, buf, n) < 0) return snprintf(buf, n, "%s?", ps->name);
     return (int)strlen(buf);
 }

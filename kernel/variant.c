@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core.h"
 #include "inireader.h"
@@ -271,7 +272,14 @@ carc_rules *carc_variant_load(const char *name_or_path, const char *const *overr
         snprintf(err, errn, "out of memory");
         return NULL;
     }
-    resolve(name_or_path, ".", "variants", ".ini", v->path, sizeof v->path);
+    /* A file that exists is taken as given; otherwise a name under the data
+     * directory's variants/ ("base", "house/road-closer"). */
+    size_t nl = strlen(name_or_path);
+    if (access(name_or_path, R_OK) == 0 && nl > 4 && strcmp(name_or_path + nl - 4, ".ini") == 0)
+        snprintf(v->path, sizeof v->path, "%s", name_or_path);
+    else
+        snprintf(v->path, sizeof v->path, "%s/variants/%s%s", carc_data_dir(), name_or_path,
+                 nl > 4 && strcmp(name_or_path + nl - 4, ".ini") == 0 ? "" : ".ini");
     if (load_spec(v, v->path, err, errn) < 0 || build(r, v, overrides, noverrides, err, errn) < 0) {
         free(v);
         carc_rules_free(r);

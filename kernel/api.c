@@ -1,0 +1,673 @@
+/* api.c - the functions behind carc_api: what plugins (and, through the Lua
+ * host, scripts) may do. Every call checks its arguments: a plugin's mistake
+ * is an error returned (-1), never a crash of the engine. */
+#include <stdio.h>
+#include <string.h>
+
+#include "api.h"
+#include "core.h"
+#include "kernel_phases.h"
+
+static const char *const event_names[CARC_EV_COUNT] = {
+    "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
+    "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
+    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score"};
+
+const char *carc_event_name(int event)
+{
+    return event >= 0 && event < CARC_EV_COUNT ? event_names[event] : "?";
+}
+
+int carc_event_by_name(const char *name)
+{
+    for (int i = 0; i < CARC_EV_COUNT; i++)
+        if (strcmp(event_names[i], name) == 0) return i;
+    return -1;
+}
+
+static plugin_slot *slot(carc_ctx *ctx)
+{
+    return ctx->owner > 0 && ctx->owner <= ctx->rules->nplugins ? ctx->rules->plugins[ctx->owner - 1] : NULL;
+}
+
+/* Registration is open only to the plugin whose init is running. */
+static bool registering(carc_ctx *ctx)
+{
+    return ctx->g == NULL && !ctx->rules->frozen && ctx->rules->registering == ctx->owner && ctx->owner > 0;
+}
+
+#define REG_ONLY(ctx)                                                                  \
+    do {                                                                               \
+        if (!registering(ctx)) return api_error(ctx, "registration is only allowed during init"); \
+    } while (0)
+
+int api_error(carc_ctx *ctx, const char *msg)
+{
+    plugin_slot *ps = slot(ctx);
+    if (ctx->g) {
+        game_fail(ctx->g, "%s: %s", ps ? ps->name : "kernel", msg);
+    } else {
+        snprintf(ctx->rules->reg_error, sizeof ctx->rules->reg_error, "%s", msg);
+    }
+    return -1;
+}
+
+/* ---- registration ---------------------------------------------------------------- */
+
+static int api_on(carc_ctx *ctx, int event, carc_handler_fn fn, void *user)
+{
+    REG_ONLY(ctx);
+    struct carc_rules *r = ctx->rules;
+    if (event < 0 || event >= CARC_EV_COUNT || !fn) return api_error(ctx, "on: unknown event or no handler");
+    if (r->nhandlers[event] >= MAX_HANDLERS) return api_error(ctx, "on: too many handlers for one event");
+    handler_ref *h = &r->handlers[event][r->nhandlers[event]++];
+    h->fn = fn;
+    h->owner = ctx->owner;
+    h->user = user;
+    return 0;
+}
+
+static int find_phase(phase_def *list, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int api_add_phase(carc_ctx *ctx, const char *name, const char *where, const char *anchor,
+                         carc_phase_fn fn, void *user)
+{
+    REG_ONLY(ctx);
+    struct carc_rules *r = ctx->rules;
+    if (!name || !*name || strlen(name) >= NAME_LEN || !fn || !where || !anchor)
+        return api_error(ctx, "add_phase: a name, where, anchor and function are needed");
+    bool after = strcmp(where, "after") == 0;
+    if (!after && strcmp(where, "before") != 0) return api_error(ctx, "add_phase: where is 'before' or 'after'");
+    phase_def *list = r->turn_phases;
+    int *n = &r->nturn_phases;
+    int at = find_phase(list, *n, anchor);
+    if (at < 0) {
+        list = r->end_phases;
+        n = &r->nend_phases;
+        at = find_phase(list, *n, anchor);
+    }
+    if (at < 0) return api_error(ctx, "add_phase: no phase of that name to put it beside");
+    if (find_phase(r->turn_phases, r->nturn_phases, name) >= 0 || find_phase(r->end_phases, r->nend_phases, name) >= 0)
+        return api_error(ctx, "add_phase: a phase of that name exists");
+    if (*n >= MAX_PHASES) return api_error(ctx, "add_phase: too many phases");
+    if (after) at++;
+    memmove(&list[at + 1], &list[at], (size_t)(*n - at) * sizeof *list);
+    (*n)++;
+    phase_def *p = &list[at];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, NAME_LEN, "%s", name);
+    p->fn = fn;
+    p->owner = ctx->owner;
+    p->user = user;
+    return at;
+}
+
+static int api_define_kind(carc_ctx *ctx, const char *name, int completion, int flags)
+{
+    REG_ONLY(ctx);
+    if (!name || completion < CARC_COMPLETE_PORTS || completion > CARC_COMPLETE_NEVER)
+        return api_error(ctx, "define_kind: a name and a completion rule are needed");
+    int k = rules_kind(ctx->rules, name);
+    if (k >= 0 && ctx->rules->kinds[k].owner >= 0) return api_error(ctx, "define_kind: that kind is defined already");
+    k = rules_add_kind(ctx->rules, name, ctx->owner);
+    if (k < 0) return api_error(ctx, "define_kind: too many kinds or a bad name");
+    kind_def *kd = &ctx->rules->kinds[k];
+    kd->owner = ctx->owner;
+    kd->completion = (enum carc_completion)completion;
+    kd->deployable = flags & CARC_KIND_DEPLOYABLE;
+    kd->line = flags & CARC_KIND_LINE;
+    kd->kernel_scored = flags & CARC_KIND_KERNEL_SCORED;
+    rules_add_reason(ctx->rules, name);
+    return k;
+}
+
+static int api_define_figure(carc_ctx *ctx, const char *name, int per_player, int flags)
+{
+    REG_ONLY(ctx);
+    struct carc_rules *r = ctx->rules;
+    if (!name || !*name || strlen(name) >= NAME_LEN || per_player < 0 || per_player > 99)
+        return api_error(ctx, "define_figure: bad name or count");
+    if (rules_figkind(r, name) >= 0) return api_error(ctx, "define_figure: that figure exists");
+    if (r->nfigkinds >= MAX_FIGKINDS) return api_error(ctx, "define_figure: too many figure kinds");
+    figkind_def *f = &r->figkinds[r->nfigkinds];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, NAME_LEN, "%s", name);
+    f->per_player = per_player;
+    f->follower = flags & CARC_FIGURE_FOLLOWER;
+    f->boxed_when_scored = flags & CARC_FIGURE_BOXED_WHEN_SCORED;
+    f->owner = ctx->owner;
+    return r->nfigkinds++;
+}
+
+static int api_define_mark(carc_ctx *ctx, const char *name)
+{
+    REG_ONLY(ctx);
+    int m = name ? rules_add_mark(ctx->rules, name) : -1;
+    return m < 0 ? api_error(ctx, "define_mark: too many marks or a bad name") : m;
+}
+
+static int api_define_tile_mark(carc_ctx *ctx, const char *name)
+{
+    REG_ONLY(ctx);
+    int m = name ? rules_add_tmark(ctx->rules, name) : -1;
+    return m < 0 ? api_error(ctx, "define_tile_mark: too many tile marks or a bad name") : m;
+}
+
+static int api_define_reason(carc_ctx *ctx, const char *name)
+{
+    REG_ONLY(ctx);
+    int m = name ? rules_add_reason(ctx->rules, name) : -1;
+    return m < 0 ? api_error(ctx, "define_reason: too many reasons or a bad name") : m;
+}
+
+static bool full_key(carc_ctx *ctx, const char *key, char *out, size_t n)
+{
+    plugin_slot *ps = slot(ctx);
+    if (!key || !*key || !ps || strchr(key, '.') || strchr(key, '=') || strchr(key, ' ')) return false;
+    return snprintf(out, n, "%s.%s", ps->name, key) < (int)n;
+}
+
+static int api_define_option_int(carc_ctx *ctx, const char *key, int def, int min, int max, const char *help)
+{
+    REG_ONLY(ctx);
+    char k[64];
+    if (!full_key(ctx, key, k, sizeof k) || def < min || def > max)
+        return api_error(ctx, "define_option_int: bad key or a default outside [min, max]");
+    if (rules_option(ctx->rules, k)) return api_error(ctx, "define_option_int: that option exists");
+    int i = rules_define_int(ctx->rules, k, def, min, max, help ? help : "", ctx->owner);
+    return i < 0 ? api_error(ctx, "define_option_int: too many options") : i;
+}
+
+static int api_define_option_enum(carc_ctx *ctx, const char *key, const char *values, const char *help)
+{
+    REG_ONLY(ctx);
+    char k[64];
+    if (!full_key(ctx, key, k, sizeof k) || !values || !*values)
+        return api_error(ctx, "define_option_enum: bad key or no values");
+    if (rules_option(ctx->rules, k)) return api_error(ctx, "define_option_enum: that option exists");
+    int i = rules_define_enum(ctx->rules, k, values, help ? help : "", ctx->owner);
+    if (i < 0 || ctx->rules->opts[i].nvalues == 0) return api_error(ctx, "define_option_enum: bad values");
+    return i;
+}
+
+static int api_set_state(carc_ctx *ctx, size_t size, carc_game_init_fn game_init)
+{
+    REG_ONLY(ctx);
+    if (size > (1u << 20)) return api_error(ctx, "set_state: at most 1 MiB of state");
+    plugin_slot *ps = slot(ctx);
+    ps->state_size = size;
+    ps->game_init = game_init;
+    return 0;
+}
+
+static int api_set_option_fns(carc_ctx *ctx, carc_format_fn format, carc_apply_fn apply)
+{
+    REG_ONLY(ctx);
+    plugin_slot *ps = slot(ctx);
+    ps->format = format;
+    ps->apply = apply;
+    return 0;
+}
+
+/* ---- lookups ---------------------------------------------------------------------- */
+
+static int api_kind(carc_ctx *ctx, const char *n) { return n ? rules_kind(ctx->rules, n) : -1; }
+static int api_mark(carc_ctx *ctx, const char *n) { return n ? rules_mark(ctx->rules, n) : -1; }
+static int api_tile_mark(carc_ctx *ctx, const char *n) { return n ? rules_tmark(ctx->rules, n) : -1; }
+static int api_figure_kind(carc_ctx *ctx, const char *n) { return n ? rules_figkind(ctx->rules, n) : -1; }
+static int api_reason(carc_ctx *ctx, const char *n) { return n ? rules_reason(ctx->rules, n) : -1; }
+
+static int api_option(carc_ctx *ctx, const char *key)
+{
+    if (!key) return -1;
+    const option_def *o = rules_option(ctx->rules, key);
+    char k[64];
+    if (!o && full_key(ctx, key, k, sizeof k)) o = rules_option(ctx->rules, k);
+    return o ? o->value : -1;
+}
+
+/* ---- the game ------------------------------------------------------------------------ */
+
+#define GAME_ONLY(ctx, ret)                                                 \
+    do {                                                                    \
+        if (!(ctx)->g) {                                                    \
+            api_error(ctx, "this call needs a game (not during init)");    \
+            return ret;                                                     \
+        }                                                                   \
+    } while (0)
+
+static bool tile_ok(carc_ctx *ctx, int t) { return t >= 0 && t < ctx->g->ntiles; }
+static bool seg_ok(carc_ctx *ctx, int t, int s)
+{
+    return tile_ok(ctx, t) && s >= 0 && s < ctx->rules->types[ctx->g->tiles[t].type].nsegs;
+}
+static bool player_ok(carc_ctx *ctx, int p) { return p >= 0 && p < ctx->g->nplayers; }
+static bool feature_ok(carc_ctx *ctx, int f) { return f >= 0 && f < ctx->g->nnodes && ctx->g->nodes[f].parent == f; }
+
+static void *api_state(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, NULL);
+    plugin_slot *ps = slot(ctx);
+    return ps && ps->state_size ? ctx->g->pstate + ps->state_off : NULL;
+}
+
+static int api_players(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->nplayers; }
+static int api_active(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->turn.active; }
+static int api_turn(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->turn.number; }
+static int api_score(carc_ctx *ctx, int p) { GAME_ONLY(ctx, 0); return player_ok(ctx, p) ? ctx->g->score[p] : 0; }
+static const char *api_player_name(carc_ctx *ctx, int p)
+{
+    GAME_ONLY(ctx, "");
+    return player_ok(ctx, p) ? ctx->g->names[p] : "";
+}
+static int api_supply(carc_ctx *ctx, int p, int k)
+{
+    GAME_ONLY(ctx, -1);
+    return player_ok(ctx, p) && k >= 0 && k < ctx->rules->nfigkinds ? ctx->g->supply[p][k] : -1;
+}
+static uint32_t api_random(carc_ctx *ctx, uint32_t bound)
+{
+    GAME_ONLY(ctx, 0);
+    return bound ? carc_rng_below(&ctx->g->plugin_rng, bound) : 0;
+}
+static int api_fail(carc_ctx *ctx, const char *message) { return api_error(ctx, message ? message : "failed"); }
+
+/* ---- tiles ------------------------------------------------------------------------------ */
+
+static int api_tiles(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->ntiles; }
+static int api_tile_at(carc_ctx *ctx, int x, int y) { GAME_ONLY(ctx, -1); return board_tile_at(ctx->g, x, y); }
+static int api_tile_pos(carc_ctx *ctx, int t, int *x, int *y)
+{
+    GAME_ONLY(ctx, -1);
+    if (!tile_ok(ctx, t)) return -1;
+    if (x) *x = ctx->g->tiles[t].x;
+    if (y) *y = ctx->g->tiles[t].y;
+    return ctx->g->tiles[t].rot;
+}
+static int api_tile_type(carc_ctx *ctx, int t) { GAME_ONLY(ctx, -1); return tile_ok(ctx, t) ? ctx->g->tiles[t].type : -1; }
+static int api_type_has_mark(carc_ctx *ctx, int type, int m)
+{
+    if (type < 0 || type >= ctx->rules->ntypes || m < 0 || m >= ctx->rules->ntmarks) return 0;
+    return (ctx->rules->types[type].tile_marks >> m) & 1u;
+}
+static int api_placed_tile(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->turn.placed; }
+static int api_drawn_type(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->turn.drawn; }
+static int api_pile_left(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->npile; }
+static int api_return_set_aside(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    int n = g->naside;
+    for (int i = 0; i < n; i++) g->pile[g->npile++] = g->aside[i];
+    g->naside = 0;
+    return n;
+}
+static int api_segments(carc_ctx *ctx, int t)
+{
+    GAME_ONLY(ctx, -1);
+    return tile_ok(ctx, t) ? ctx->rules->types[ctx->g->tiles[t].type].nsegs : -1;
+}
+static int api_segment_kind(carc_ctx *ctx, int t, int s)
+{
+    GAME_ONLY(ctx, -1);
+    return seg_ok(ctx, t, s) ? ctx->rules->types[ctx->g->tiles[t].type].segs[s].kind : -1;
+}
+static int api_segment_at_port(carc_ctx *ctx, int t, int port)
+{
+    GAME_ONLY(ctx, -1);
+    return tile_ok(ctx, t) && port >= 0 && port < CARC_PORTS ? carc_segment_at_port(ctx->g, t, port) : -1;
+}
+static int api_segment_marks(carc_ctx *ctx, int t, int s, int mark)
+{
+    GAME_ONLY(ctx, -1);
+    if (!seg_ok(ctx, t, s)) return -1;
+    const seg_def *sd = &ctx->rules->types[ctx->g->tiles[t].type].segs[s];
+    int n = 0;
+    for (int i = 0; i < sd->nmarks; i++)
+        if (sd->mark[i] == mark) n += sd->mark_count[i];
+    return n;
+}
+static int api_segment_name(carc_ctx *ctx, int t, int s, char *buf, size_t n)
+{
+    GAME_ONLY(ctx, -1);
+    if (!seg_ok(ctx, t, s) || !buf) return -1;
+    return carc_segment_name(ctx->g, t, s, buf, n);
+}
+static int api_segment_by_name(carc_ctx *ctx, int t, const char *name)
+{
+    GAME_ONLY(ctx, -1);
+    return tile_ok(ctx, t) && name ? seg_by_name(ctx->g, t, name) : -1;
+}
+
+/* ---- features ------------------------------------------------------------------------------ */
+
+static int api_feature(carc_ctx *ctx, int t, int s)
+{
+    GAME_ONLY(ctx, -1);
+    return seg_ok(ctx, t, s) ? feat_find(ctx->g, ctx->g->tiles[t].node0 + s) : -1;
+}
+static int api_feature_kind(carc_ctx *ctx, int f) { GAME_ONLY(ctx, -1); return feature_ok(ctx, f) ? ctx->g->nodes[f].kind : -1; }
+static int api_feature_complete(carc_ctx *ctx, int f) { GAME_ONLY(ctx, -1); return feature_ok(ctx, f) ? feat_is_complete(ctx->g, f) : -1; }
+static int api_feature_scored(carc_ctx *ctx, int f)
+{
+    GAME_ONLY(ctx, -1);
+    return feature_ok(ctx, f) ? (ctx->g->nodes[f].flags & NODE_SCORED) != 0 : -1;
+}
+static int api_feature_tiles(carc_ctx *ctx, int f) { GAME_ONLY(ctx, -1); return feature_ok(ctx, f) ? feat_distinct_tiles(ctx->g, f) : -1; }
+static int api_feature_marks(carc_ctx *ctx, int f, int m)
+{
+    GAME_ONLY(ctx, -1);
+    return feature_ok(ctx, f) && m >= 0 && m < ctx->rules->nmarks ? feat_mark_count(ctx->g, f, m) : -1;
+}
+static int api_feature_followers(carc_ctx *ctx, int f, int p)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f) || !player_ok(ctx, p)) return -1;
+    int counts[CARC_MAX_PLAYERS];
+    feat_followers(ctx->g, f, counts);
+    return counts[p];
+}
+static int api_feature_open(carc_ctx *ctx, int f) { GAME_ONLY(ctx, -1); return feature_ok(ctx, f) ? ctx->g->nodes[f].open : -1; }
+static int api_feature_segments(carc_ctx *ctx, int f, int *tiles, int *segs, int max)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f)) return -1;
+    int n = 0, i = f;
+    do {
+        if (n < max) {
+            if (tiles) tiles[n] = ctx->g->nodes[i].tile;
+            if (segs) segs[n] = ctx->g->nodes[i].seg;
+        }
+        n++;
+        i = ctx->g->nodes[i].next;
+    } while (i != f);
+    return n;
+}
+
+/* ---- figures ------------------------------------------------------------------------------- */
+
+static int api_figures(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->nfigs; }
+static int api_figure(carc_ctx *ctx, int f, carc_figure_info *out)
+{
+    GAME_ONLY(ctx, -1);
+    if (f < 0 || f >= ctx->g->nfigs || !out) return -1;
+    const figure *fg = &ctx->g->figs[f];
+    *out = (carc_figure_info){fg->kind, fg->owner, fg->where, fg->tile, fg->seg, fg->space};
+    return fg->where;
+}
+
+static bool where_ok(carc_ctx *ctx, int where, int t, int s, int space)
+{
+    switch (where) {
+    case CARC_AT_SEGMENT: return seg_ok(ctx, t, s);
+    case CARC_AT_TILE: return tile_ok(ctx, t);
+    case CARC_AT_TRACK: return space >= 0 && space < 1000;
+    default: return false;
+    }
+}
+
+static int api_figure_place(carc_ctx *ctx, int kind, int owner, int where, int t, int s, int space, int from_supply)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (kind < 0 || kind >= ctx->rules->nfigkinds || (owner != -1 && !player_ok(ctx, owner)) ||
+        !where_ok(ctx, where, t, s, space))
+        return api_error(ctx, "figure_place: bad figure, owner or place");
+    if (from_supply) {
+        if (owner < 0 || g->supply[owner][kind] == 0) return api_error(ctx, "figure_place: none left in the supply");
+        g->supply[owner][kind]--;
+    }
+    int f = fig_add(g, kind, owner, where, where == CARC_AT_TILE || where == CARC_AT_SEGMENT ? t : -1,
+                    where == CARC_AT_SEGMENT ? s : -1, where == CARC_AT_TRACK ? space : 0);
+    if (f < 0) {
+        if (from_supply) g->supply[owner][kind]++;
+        return api_error(ctx, "figure_place: too many figures");
+    }
+    return f;
+}
+
+static int api_figure_move(carc_ctx *ctx, int f, int where, int t, int s, int space)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (f < 0 || f >= g->nfigs || g->figs[f].where == WHERE_NONE || !where_ok(ctx, where, t, s, space))
+        return api_error(ctx, "figure_move: bad figure or place");
+    figure *fg = &g->figs[f];
+    bool follower = ctx->rules->figkinds[fg->kind].follower;
+    if (follower && fg->where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[fg->tile].node0 + fg->seg)].occupants--;
+    fg->where = (uint8_t)where;
+    fg->tile = where == CARC_AT_TRACK ? -1 : t;
+    fg->seg = where == CARC_AT_SEGMENT ? s : -1;
+    fg->space = where == CARC_AT_TRACK ? space : 0;
+    if (follower && where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[t].node0 + s)].occupants++;
+    return 0;
+}
+
+int figure_remove_event(carc_game *g, int f, int how, int feature)
+{
+    figure fg = g->figs[f];
+    fig_remove(g, f, how != CARC_GONE_BOX);
+    carc_event e = {0};
+    e.figure = f;
+    e.player = fg.owner;
+    e.tile = fg.tile;
+    e.feature = feature;
+    e.flags = how;
+    e.value = fg.kind;
+    return dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
+}
+
+static int api_figure_remove(carc_ctx *ctx, int f, int how)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (f < 0 || f >= g->nfigs || g->figs[f].where == WHERE_NONE || (how != CARC_GONE_RETURNED && how != CARC_GONE_BOX))
+        return api_error(ctx, "figure_remove: bad figure or how");
+    const figure *fg = &g->figs[f];
+    int feature = fg->where == WHERE_SEGMENT ? feat_find(g, g->tiles[fg->tile].node0 + fg->seg) : -1;
+    return figure_remove_event(g, f, how, feature);
+}
+
+/* ---- decisions -------------------------------------------------------------------------------- */
+
+static int api_offer(carc_ctx *ctx, const carc_option *opt)
+{
+    GAME_ONLY(ctx, -1);
+    if (!ctx->g->building) return api_error(ctx, "offer: only while the action decision is built");
+    if (!opt || (opt->tile >= 0 && (!tile_ok(ctx, opt->tile) || (opt->seg >= 0 && !seg_ok(ctx, opt->tile, opt->seg)))))
+        return api_error(ctx, "offer: bad option (tile or segment)");
+    carc_option *o = opt_push(ctx->g);
+    if (!o) return -1;
+    *o = *opt;
+    o->owner = (uint16_t)ctx->owner;
+    return 0;
+}
+
+static int api_offered(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    return ctx->g->building ? ctx->g->nopts - ctx->g->build_first : 0;
+}
+
+static const carc_option *api_offered_at(carc_ctx *ctx, int i)
+{
+    GAME_ONLY(ctx, NULL);
+    carc_game *g = ctx->g;
+    return g->building && i >= 0 && i < g->nopts - g->build_first ? &g->opts[g->build_first + i] : NULL;
+}
+
+static int api_veto(carc_ctx *ctx, int i)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!g->filtering || i < 0 || i >= g->nopts - g->build_first) return api_error(ctx, "veto: only during action-filter");
+    g->opts[g->build_first + i].owner = 0xffff;
+    return 0;
+}
+
+static int api_forbid_pass(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    ctx->g->turn.action_forbid_pass = true;
+    return 0;
+}
+
+static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_option *opts, int n)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, player) || n < 0 || (n && !opts) || n > 100000) return api_error(ctx, "ask: bad player or options");
+    if (ctx->g->building) return api_error(ctx, "ask: not while the action decision is built");
+    carc_option tmp;
+    for (int i = 0; i < n; i++) {
+        tmp = opts[i];
+        if (tmp.tile >= 0 && (!tile_ok(ctx, tmp.tile) || (tmp.seg >= 0 && !seg_ok(ctx, tmp.tile, tmp.seg))))
+            return api_error(ctx, "ask: an option names a bad tile or segment");
+    }
+    int first = ctx->g->nopts;
+    if (ask(ctx->g, player, ctx->owner, label ? label : "decision", opts, n) < 0) return -1;
+    for (int i = first; i < ctx->g->nopts; i++) ctx->g->opts[i].owner = (uint16_t)ctx->owner;
+    return 0;
+}
+
+/* ---- scoring ------------------------------------------------------------------------------------ */
+
+static int api_award(carc_ctx *ctx, int player, int points, int reason, int feature, int flags)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
+        return api_error(ctx, "award: bad player, reason or feature");
+    award_now(ctx->g, player, points, reason, feature, flags);
+    return ctx->g->failed ? -1 : 0;
+}
+
+static int api_step_begin(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    return ++ctx->g->score_step;
+}
+
+static int api_step_end(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    carc_event e = {0};
+    e.player = ctx->g->turn.active;
+    e.value = ctx->g->score_step;
+    return dispatch(ctx->g, CARC_EV_SCORE_STEP_END, &e);
+}
+
+static int api_batch_begin(carc_ctx *ctx) { GAME_ONLY(ctx, -1); batch_begin(ctx->g); return 0; }
+static int api_batch_add(carc_ctx *ctx, int player, int points, int reason, int feature, int flags)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
+        return api_error(ctx, "batch_add: bad player, reason or feature");
+    batch_add(ctx->g, player, points, reason, feature, flags);
+    return 0;
+}
+static int api_batch_commit(carc_ctx *ctx, int first)
+{
+    GAME_ONLY(ctx, -1);
+    batch_commit(ctx->g, player_ok(ctx, first) ? first : 0);
+    return ctx->g->failed ? -1 : 0;
+}
+static int api_batch_count(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->nbatch; }
+static carc_award *api_batch_at(carc_ctx *ctx, int i)
+{
+    GAME_ONLY(ctx, NULL);
+    return i >= 0 && i < ctx->g->nbatch ? &ctx->g->batch[i] : NULL;
+}
+static int api_score_feature(carc_ctx *ctx, int f, int final)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f)) return api_error(ctx, "score_feature: bad feature");
+    score_feature_into_batch(ctx->g, f, final != 0);
+    return 0;
+}
+static int api_return_followers(carc_ctx *ctx, int f)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f)) return api_error(ctx, "return_followers: bad feature");
+    return_followers(ctx->g, f);
+    return 0;
+}
+
+const carc_api carc_api_v1 = {
+    .version = CARC_API_VERSION,
+    .size = sizeof(carc_api),
+    .on = api_on,
+    .add_phase = api_add_phase,
+    .define_kind = api_define_kind,
+    .define_figure = api_define_figure,
+    .define_mark = api_define_mark,
+    .define_tile_mark = api_define_tile_mark,
+    .define_reason = api_define_reason,
+    .define_option_int = api_define_option_int,
+    .define_option_enum = api_define_option_enum,
+    .set_state = api_set_state,
+    .set_option_fns = api_set_option_fns,
+    .kind = api_kind,
+    .mark = api_mark,
+    .tile_mark = api_tile_mark,
+    .figure_kind = api_figure_kind,
+    .reason = api_reason,
+    .option = api_option,
+    .state = api_state,
+    .players = api_players,
+    .active_player = api_active,
+    .turn = api_turn,
+    .score = api_score,
+    .player_name = api_player_name,
+    .supply = api_supply,
+    .random = api_random,
+    .fail = api_fail,
+    .tiles = api_tiles,
+    .tile_at = api_tile_at,
+    .tile_pos = api_tile_pos,
+    .tile_type = api_tile_type,
+    .type_has_mark = api_type_has_mark,
+    .placed_tile = api_placed_tile,
+    .drawn_type = api_drawn_type,
+    .pile_left = api_pile_left,
+    .return_set_aside = api_return_set_aside,
+    .segments = api_segments,
+    .segment_kind = api_segment_kind,
+    .segment_at_port = api_segment_at_port,
+    .segment_marks = api_segment_marks,
+    .segment_name = api_segment_name,
+    .segment_by_name = api_segment_by_name,
+    .feature = api_feature,
+    .feature_kind = api_feature_kind,
+    .feature_complete = api_feature_complete,
+    .feature_scored = api_feature_scored,
+    .feature_tiles = api_feature_tiles,
+    .feature_marks = api_feature_marks,
+    .feature_followers = api_feature_followers,
+    .feature_open = api_feature_open,
+    .feature_segments = api_feature_segments,
+    .figures = api_figures,
+    .figure = api_figure,
+    .figure_place = api_figure_place,
+    .figure_move = api_figure_move,
+    .figure_remove = api_figure_remove,
+    .offer = api_offer,
+    .offered = api_offered,
+    .offered_at = api_offered_at,
+    .veto = api_veto,
+    .forbid_pass = api_forbid_pass,
+    .ask = api_ask,
+    .award = api_award,
+    .step_begin = api_step_begin,
+    .step_end = api_step_end,
+    .batch_begin = api_batch_begin,
+    .batch_add = api_batch_add,
+    .batch_commit = api_batch_commit,
+    .batch_count = api_batch_count,
+    .batch_at = api_batch_at,
+    .score_feature = api_score_feature,
+    .return_followers = api_return_followers,
+};

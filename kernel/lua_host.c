@@ -1,0 +1,1037 @@
+/* lua_host.c - runs Lua scripts through the same API as C plugins. */
+#include "lua_host.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "core.h"
+#include "plugin.h"
+
+#define API (&carc_api_v1)
+
+typedef struct kv_entry {
+    char key[24];
+    uint8_t type; /* LUA_TNIL (free), LUA_TBOOLEAN, LUA_TNUMBER (int or float), LUA_TSTRING */
+    uint8_t is_int;
+    union {
+        int64_t i;
+        double d;
+        char s[32];
+    } v;
+} kv_entry;
+
+typedef struct kv_store {
+    kv_entry e[LUA_STATE_ENTRIES];
+} kv_store;
+
+typedef struct lua_host {
+    lua_State *L;
+    struct carc_rules *rules;
+    plugin_slot *ps;
+    int owner;
+    carc_ctx *cur;          /* the context of the call running now */
+    size_t mem_used, mem_limit;
+    long budget;            /* instructions left in this call */
+    bool out_of_budget;
+    int format_ref, apply_ref, init_ref;
+    bool closed;            /* registration is over */
+} lua_host;
+
+/* A handler or phase: which function of which script. */
+typedef struct lua_fn {
+    lua_host *h;
+    int ref;
+} lua_fn;
+
+static const char *const HOST_KEY = "carc.host";
+
+static lua_host *host_of(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, HOST_KEY);
+    lua_host *h = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return h;
+}
+
+/* ---- limits ------------------------------------------------------------------------ */
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    lua_host *h = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        h->mem_used -= old;
+        return NULL;
+    }
+    if (nsize > old && h->mem_used + (nsize - old) > h->mem_limit) return NULL; /* Lua raises "not enough memory" */
+    void *p = realloc(ptr, nsize);
+    if (p) h->mem_used = h->mem_used - old + nsize;
+    return p;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_host *h = host_of(L);
+    h->budget -= 1000;
+    if (h->budget < 0) {
+        h->out_of_budget = true;
+        luaL_error(L, "instruction budget exceeded (%d instructions per call): an endless loop?", LUA_HOST_BUDGET);
+    }
+}
+
+static void set_hook(lua_State *L) { lua_sethook(L, count_hook, LUA_MASKCOUNT, 1000); }
+
+/* coroutine.create with the budget hook on the new thread: hooks are per thread. */
+static int sandbox_cocreate(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *NL = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, NL, 1);
+    set_hook(NL);
+    return 1;
+}
+
+/* ---- calling into the script --------------------------------------------------------- */
+
+static int traceback(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
+    return 1;
+}
+
+/* Calls the function on the stack top with nargs below it... (function first,
+ * then args) through one protected path with a traceback and a fresh budget. */
+static int protected_call(lua_host *h, carc_ctx *ctx, int nargs, int nres)
+{
+    lua_State *L = h->L;
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, traceback);
+    lua_insert(L, base);
+    carc_ctx *prev = h->cur;
+    h->cur = ctx;
+    if (!prev) { /* a nested call (a handler raised by this script's own call) shares the budget */
+        h->budget = LUA_HOST_BUDGET;
+        h->out_of_budget = false;
+    }
+    int rc = lua_pcall(L, nargs, nres, base);
+    h->cur = prev;
+    if (rc != LUA_OK) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+        lua_pop(L, 2);
+        api_error(ctx, msg);
+        return -1;
+    }
+    lua_remove(L, base);
+    return 0;
+}
+
+static lua_host *ctx_host(lua_State *L, carc_ctx **ctx)
+{
+    lua_host *h = host_of(L);
+    if (!h->cur) luaL_error(L, "carc is not available here");
+    *ctx = h->cur;
+    return h;
+}
+
+#define CTX(L) carc_ctx *ctx; ctx_host(L, &ctx)
+
+/* An API call that failed stops the script with the API's message. */
+static int checked(lua_State *L, carc_ctx *ctx, int rc)
+{
+    if (rc < 0) {
+        const char *m = ctx->g ? ctx->g->error : ctx->rules->reg_error;
+        return luaL_error(L, "%s", m && *m ? m : "carc call failed");
+    }
+    return rc;
+}
+
+/* ---- options as tables: {code=, tile=, seg=, a=, b=, c=} ------------------------------------ */
+
+static void push_option(lua_State *L, const carc_option *o)
+{
+    lua_createtable(L, 0, 6);
+    lua_pushinteger(L, o->code);
+    lua_setfield(L, -2, "code");
+    lua_pushinteger(L, o->tile);
+    lua_setfield(L, -2, "tile");
+    lua_pushinteger(L, o->seg);
+    lua_setfield(L, -2, "seg");
+    lua_pushinteger(L, o->arg[0]);
+    lua_setfield(L, -2, "a");
+    lua_pushinteger(L, o->arg[1]);
+    lua_setfield(L, -2, "b");
+    lua_pushinteger(L, o->arg[2]);
+    lua_setfield(L, -2, "c");
+    lua_pushboolean(L, o->owner == 0);
+    lua_setfield(L, -2, "kernel");
+}
+
+static int field_int(lua_State *L, int idx, const char *name, int def)
+{
+    lua_getfield(L, idx, name);
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    if (!isnum && !lua_isnil(L, -1)) luaL_error(L, "option field '%s' must be an integer", name);
+    lua_pop(L, 1);
+    return isnum ? (int)v : def;
+}
+
+static carc_option read_option(lua_State *L, int idx)
+{
+    luaL_checktype(L, idx, LUA_TTABLE);
+    carc_option o;
+    memset(&o, 0, sizeof o);
+    o.code = (uint16_t)field_int(L, idx, "code", 0);
+    o.tile = field_int(L, idx, "tile", -1);
+    o.seg = field_int(L, idx, "seg", -1);
+    o.arg[0] = field_int(L, idx, "a", 0);
+    o.arg[1] = field_int(L, idx, "b", 0);
+    o.arg[2] = field_int(L, idx, "c", 0);
+    return o;
+}
+
+static void push_award(lua_State *L, const carc_award *a)
+{
+    lua_createtable(L, 0, 6);
+    lua_pushinteger(L, a->player);
+    lua_setfield(L, -2, "player");
+    lua_pushinteger(L, a->points);
+    lua_setfield(L, -2, "points");
+    lua_pushinteger(L, a->reason);
+    lua_setfield(L, -2, "reason");
+    lua_pushinteger(L, a->feature);
+    lua_setfield(L, -2, "feature");
+    lua_pushinteger(L, a->step);
+    lua_setfield(L, -2, "step");
+    lua_pushinteger(L, a->flags);
+    lua_setfield(L, -2, "flags");
+}
+
+/* ---- the trampolines: kernel -> script -------------------------------------------------- */
+
+static int lua_handler(carc_ctx *ctx, carc_event *ev)
+{
+    lua_fn *fn = ctx->user;
+    lua_State *L = fn->h->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
+    lua_createtable(L, 0, 10);
+    lua_pushstring(L, carc_event_name(ev->type));
+    lua_setfield(L, -2, "type");
+    lua_pushinteger(L, ev->player);
+    lua_setfield(L, -2, "player");
+    lua_pushinteger(L, ev->tile);
+    lua_setfield(L, -2, "tile");
+    lua_pushinteger(L, ev->feature);
+    lua_setfield(L, -2, "feature");
+    lua_pushinteger(L, ev->figure);
+    lua_setfield(L, -2, "figure");
+    lua_pushinteger(L, ev->value);
+    lua_setfield(L, -2, "value");
+    lua_pushinteger(L, ev->flags);
+    lua_setfield(L, -2, "flags");
+    if (ev->award) {
+        push_award(L, ev->award);
+        lua_setfield(L, -2, "award");
+    }
+    if (ev->option) {
+        push_option(L, ev->option);
+        lua_pushboolean(L, ev->option->owner == ctx->owner);
+        lua_setfield(L, -2, "mine");
+        lua_setfield(L, -2, "option");
+    }
+    lua_pushvalue(L, -1); /* keep the event to read back what the handler changed */
+    lua_insert(L, -3);
+    if (protected_call(fn->h, ctx, 1, 0) < 0) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    ev->value = field_int(L, -1, "value", ev->value);
+    if (ev->award) {
+        lua_getfield(L, -1, "award");
+        if (lua_istable(L, -1)) ev->award->points = field_int(L, -1, "points", ev->award->points);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return 0;
+}
+
+static int lua_phase(carc_ctx *ctx, int step)
+{
+    lua_fn *fn = ctx->user;
+    lua_State *L = fn->h->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
+    lua_pushinteger(L, step);
+    if (protected_call(fn->h, ctx, 1, 1) < 0) return -1;
+    int r = CARC_PHASE_DONE;
+    if (lua_isstring(L, -1)) {
+        const char *s = lua_tostring(L, -1);
+        r = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
+    }
+    lua_pop(L, 1);
+    return r;
+}
+
+static int lua_format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n)
+{
+    lua_host *h = ctx->user;
+    if (h->format_ref == LUA_NOREF) return -1;
+    lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->format_ref);
+    push_option(h->L, opt);
+    if (protected_call(h, ctx, 1, 1) < 0) return -1;
+    const char *s = lua_tostring(h->L, -1);
+    snprintf(buf, n, "%s", s ? s : "?");
+    lua_pop(h->L, 1);
+    return 0;
+}
+
+static int lua_apply(carc_ctx *ctx, const carc_option *opt, int player)
+{
+    lua_host *h = ctx->user;
+    if (h->apply_ref == LUA_NOREF) return api_error(ctx, "the script offered an option but set no carc.apply");
+    lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->apply_ref);
+    push_option(h->L, opt);
+    lua_pushinteger(h->L, player);
+    return protected_call(h, ctx, 2, 0);
+}
+
+static int lua_game_init(carc_ctx *ctx)
+{
+    lua_host *h = ctx->user;
+    if (h->init_ref == LUA_NOREF) return 0;
+    lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->init_ref);
+    return protected_call(h, ctx, 0, 0);
+}
+
+/* ---- carc.state: a key-value store inside the game ---------------------------------------- */
+
+static kv_store *kv(lua_State *L)
+{
+    CTX(L);
+    if (!ctx->g) luaL_error(L, "carc.state belongs to a game: use it in handlers, not at load time");
+    return API->state(ctx);
+}
+
+static void kv_key(lua_State *L, int idx, char *out)
+{
+    if (lua_type(L, idx) == LUA_TNUMBER && lua_isinteger(L, idx)) {
+        snprintf(out, 24, "#%lld", (long long)lua_tointeger(L, idx));
+    } else if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (len == 0 || len > 23) luaL_error(L, "carc.state keys are 1 to 23 characters");
+        memcpy(out, s, len + 1);
+    } else {
+        luaL_error(L, "carc.state keys are strings or integers");
+    }
+}
+
+static int kv_index(lua_State *L)
+{
+    kv_store *s = kv(L);
+    char key[24];
+    kv_key(L, 2, key);
+    for (int i = 0; i < LUA_STATE_ENTRIES; i++) {
+        kv_entry *e = &s->e[i];
+        if (e->type == LUA_TNIL || strcmp(e->key, key) != 0) continue;
+        if (e->type == LUA_TBOOLEAN) lua_pushboolean(L, (int)e->v.i);
+        else if (e->type == LUA_TSTRING) lua_pushstring(L, e->v.s);
+        else if (e->is_int) lua_pushinteger(L, e->v.i);
+        else lua_pushnumber(L, e->v.d);
+        return 1;
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+static int kv_newindex(lua_State *L)
+{
+    kv_store *s = kv(L);
+    char key[24];
+    kv_key(L, 2, key);
+    int t = lua_type(L, 3), slot = -1, free_slot = -1;
+    if (t != LUA_TNIL && t != LUA_TBOOLEAN && t != LUA_TNUMBER && t != LUA_TSTRING)
+        return luaL_error(L, "carc.state holds numbers, booleans and strings (not %s)", lua_typename(L, t));
+    for (int i = 0; i < LUA_STATE_ENTRIES; i++) {
+        if (s->e[i].type == LUA_TNIL) {
+            if (free_slot < 0) free_slot = i;
+        } else if (strcmp(s->e[i].key, key) == 0) {
+            slot = i;
+        }
+    }
+    if (t == LUA_TNIL) {
+        if (slot >= 0) memset(&s->e[slot], 0, sizeof s->e[slot]);
+        return 0;
+    }
+    if (slot < 0) slot = free_slot;
+    if (slot < 0) return luaL_error(L, "carc.state is full (%d entries)", LUA_STATE_ENTRIES);
+    kv_entry *e = &s->e[slot];
+    memset(e, 0, sizeof *e);
+    memcpy(e->key, key, sizeof e->key);
+    e->type = (uint8_t)t;
+    if (t == LUA_TBOOLEAN) {
+        e->v.i = lua_toboolean(L, 3);
+    } else if (t == LUA_TSTRING) {
+        size_t len;
+        const char *v = lua_tolstring(L, 3, &len);
+        if (len > 31) return luaL_error(L, "carc.state strings are at most 31 bytes");
+        memcpy(e->v.s, v, len + 1);
+    } else if (lua_isinteger(L, 3)) {
+        e->is_int = 1;
+        e->v.i = lua_tointeger(L, 3);
+    } else {
+        e->v.d = lua_tonumber(L, 3);
+    }
+    return 0;
+}
+
+/* ---- the carc table: the API for scripts ---------------------------------------------------- */
+
+static lua_fn *new_fn(lua_State *L, int idx)
+{
+    luaL_checktype(L, idx, LUA_TFUNCTION);
+    lua_host *h = host_of(L);
+    lua_fn *fn = lua_newuserdatauv(L, sizeof *fn, 0); /* owned by the Lua state */
+    fn->h = h;
+    lua_pushvalue(L, idx);
+    fn->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    luaL_ref(L, LUA_REGISTRYINDEX); /* keep the userdata alive with the state */
+    return fn;
+}
+
+static int l_on(lua_State *L)
+{
+    CTX(L);
+    const char *name = luaL_checkstring(L, 1);
+    int ev = carc_event_by_name(name);
+    if (ev < 0) return luaL_error(L, "unknown event '%s'", name);
+    lua_fn *fn = new_fn(L, 2);
+    return checked(L, ctx, API->on(ctx, ev, lua_handler, fn)), 0;
+}
+
+static int l_add_phase(lua_State *L)
+{
+    CTX(L);
+    const char *name = luaL_checkstring(L, 1), *where = luaL_checkstring(L, 2), *anchor = luaL_checkstring(L, 3);
+    lua_fn *fn = new_fn(L, 4);
+    return checked(L, ctx, API->add_phase(ctx, name, where, anchor, lua_phase, fn)), 0;
+}
+
+static int completion_of(lua_State *L, const char *s)
+{
+    if (strcmp(s, "ports") == 0) return CARC_COMPLETE_PORTS;
+    if (strcmp(s, "ring") == 0) return CARC_COMPLETE_RING;
+    if (strcmp(s, "cross") == 0) return CARC_COMPLETE_CROSS;
+    if (strcmp(s, "never") == 0) return CARC_COMPLETE_NEVER;
+    return luaL_error(L, "completion is 'ports', 'ring', 'cross' or 'never'");
+}
+
+static bool opt_flag(lua_State *L, int idx, const char *name)
+{
+    if (!lua_istable(L, idx)) return false;
+    lua_getfield(L, idx, name);
+    bool b = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return b;
+}
+
+static int l_define_kind(lua_State *L)
+{
+    CTX(L);
+    int flags = (opt_flag(L, 3, "deployable") ? CARC_KIND_DEPLOYABLE : 0) | (opt_flag(L, 3, "line") ? CARC_KIND_LINE : 0);
+    lua_pushinteger(L, checked(L, ctx, API->define_kind(ctx, luaL_checkstring(L, 1), completion_of(L, luaL_checkstring(L, 2)), flags)));
+    return 1;
+}
+
+static int l_define_figure(lua_State *L)
+{
+    CTX(L);
+    int flags = (opt_flag(L, 3, "follower") ? CARC_FIGURE_FOLLOWER : 0) |
+                (opt_flag(L, 3, "boxed_when_scored") ? CARC_FIGURE_BOXED_WHEN_SCORED : 0);
+    lua_pushinteger(L, checked(L, ctx, API->define_figure(ctx, luaL_checkstring(L, 1), (int)luaL_checkinteger(L, 2), flags)));
+    return 1;
+}
+
+#define NAME_FN(lname, call)                                                   \
+    static int lname(lua_State *L)                                             \
+    {                                                                          \
+        CTX(L);                                                                \
+        lua_pushinteger(L, checked(L, ctx, API->call(ctx, luaL_checkstring(L, 1)))); \
+        return 1;                                                              \
+    }
+NAME_FN(l_define_mark, define_mark)
+NAME_FN(l_define_tile_mark, define_tile_mark)
+NAME_FN(l_define_reason, define_reason)
+
+#define LOOKUP_FN(lname, call)                                                 \
+    static int lname(lua_State *L)                                             \
+    {                                                                          \
+        CTX(L);                                                                \
+        lua_pushinteger(L, API->call(ctx, luaL_checkstring(L, 1)));            \
+        return 1;                                                              \
+    }
+LOOKUP_FN(l_kind, kind)
+LOOKUP_FN(l_mark, mark)
+LOOKUP_FN(l_tile_mark, tile_mark)
+LOOKUP_FN(l_figure_kind, figure_kind)
+LOOKUP_FN(l_reason, reason)
+LOOKUP_FN(l_option, option)
+
+static int l_option_int(lua_State *L)
+{
+    CTX(L);
+    lua_pushinteger(L, checked(L, ctx, API->define_option_int(ctx, luaL_checkstring(L, 1), (int)luaL_checkinteger(L, 2),
+                                                                (int)luaL_checkinteger(L, 3), (int)luaL_checkinteger(L, 4),
+                                                                luaL_optstring(L, 5, ""))));
+    return 1;
+}
+
+static int l_option_enum(lua_State *L)
+{
+    CTX(L);
+    lua_pushinteger(L, checked(L, ctx, API->define_option_enum(ctx, luaL_checkstring(L, 1), luaL_checkstring(L, 2),
+                                                                 luaL_optstring(L, 3, ""))));
+    return 1;
+}
+
+static int set_ref(lua_State *L, int *ref)
+{
+    lua_host *h = host_of(L);
+    if (h->closed) return luaL_error(L, "registration is only allowed while the script loads");
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_pushvalue(L, 1);
+    *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+static int l_format(lua_State *L) { return set_ref(L, &host_of(L)->format_ref); }
+static int l_apply(lua_State *L) { return set_ref(L, &host_of(L)->apply_ref); }
+static int l_game_init(lua_State *L) { return set_ref(L, &host_of(L)->init_ref); }
+
+/* Game queries: integers in, integers out. */
+#define INT0(lname, call) \
+    static int lname(lua_State *L) { CTX(L); lua_pushinteger(L, API->call(ctx)); return 1; }
+#define INT1(lname, call) \
+    static int lname(lua_State *L) { CTX(L); lua_pushinteger(L, API->call(ctx, (int)luaL_checkinteger(L, 1))); return 1; }
+#define INT2(lname, call) \
+    static int lname(lua_State *L) { CTX(L); lua_pushinteger(L, API->call(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2))); return 1; }
+#define INT3(lname, call) \
+    static int lname(lua_State *L) { CTX(L); lua_pushinteger(L, API->call(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2), (int)luaL_checkinteger(L, 3))); return 1; }
+
+INT0(l_players, players)
+INT0(l_active_player, active_player)
+INT0(l_turn, turn)
+INT1(l_score, score)
+INT2(l_supply, supply)
+INT0(l_tiles, tiles)
+INT2(l_tile_at, tile_at)
+INT1(l_tile_type, tile_type)
+INT2(l_type_has_mark, type_has_mark)
+INT0(l_placed_tile, placed_tile)
+INT0(l_drawn_type, drawn_type)
+INT0(l_pile_left, pile_left)
+INT0(l_return_set_aside, return_set_aside)
+INT1(l_segments, segments)
+INT2(l_segment_kind, segment_kind)
+INT2(l_segment_at_port, segment_at_port)
+INT3(l_segment_marks, segment_marks)
+INT2(l_feature, feature)
+INT1(l_feature_kind, feature_kind)
+INT1(l_feature_tiles, feature_tiles)
+INT2(l_feature_marks, feature_marks)
+INT2(l_feature_followers, feature_followers)
+INT1(l_feature_open, feature_open)
+INT0(l_figures, figures)
+INT0(l_offered, offered)
+INT0(l_forbid_pass, forbid_pass)
+INT0(l_step_begin, step_begin)
+INT0(l_step_end, step_end)
+INT0(l_batch_begin, batch_begin)
+INT0(l_batch_count, batch_count)
+
+static int l_feature_complete(lua_State *L)
+{
+    CTX(L);
+    lua_pushboolean(L, API->feature_complete(ctx, (int)luaL_checkinteger(L, 1)) == 1);
+    return 1;
+}
+
+static int l_feature_scored(lua_State *L)
+{
+    CTX(L);
+    lua_pushboolean(L, API->feature_scored(ctx, (int)luaL_checkinteger(L, 1)) == 1);
+    return 1;
+}
+
+static int l_player_name(lua_State *L)
+{
+    CTX(L);
+    lua_pushstring(L, API->player_name(ctx, (int)luaL_checkinteger(L, 1)));
+    return 1;
+}
+
+static int l_fail(lua_State *L)
+{
+    return luaL_error(L, "%s", luaL_checkstring(L, 1));
+}
+
+static int l_tile_pos(lua_State *L)
+{
+    CTX(L);
+    int x, y, rot = API->tile_pos(ctx, (int)luaL_checkinteger(L, 1), &x, &y);
+    if (rot < 0) return 0;
+    lua_pushinteger(L, x);
+    lua_pushinteger(L, y);
+    lua_pushinteger(L, rot);
+    return 3;
+}
+
+static int l_segment_name(lua_State *L)
+{
+    CTX(L);
+    char buf[64];
+    if (API->segment_name(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2), buf, sizeof buf) < 0) return 0;
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+static int l_segment_by_name(lua_State *L)
+{
+    CTX(L);
+    lua_pushinteger(L, API->segment_by_name(ctx, (int)luaL_checkinteger(L, 1), luaL_checkstring(L, 2)));
+    return 1;
+}
+
+static int l_feature_segments(lua_State *L)
+{
+    CTX(L);
+    int f = (int)luaL_checkinteger(L, 1);
+    int n = API->feature_segments(ctx, f, NULL, NULL, 0);
+    if (n < 0) return 0;
+    int *t = malloc((size_t)n * 2 * sizeof *t);
+    if (!t) return luaL_error(L, "out of memory");
+    API->feature_segments(ctx, f, t, t + n, n);
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        lua_createtable(L, 2, 0);
+        lua_pushinteger(L, t[i]);
+        lua_rawseti(L, -2, 1);
+        lua_pushinteger(L, t[n + i]);
+        lua_rawseti(L, -2, 2);
+        lua_rawseti(L, -2, i + 1);
+    }
+    free(t);
+    return 1;
+}
+
+static int l_figure(lua_State *L)
+{
+    CTX(L);
+    carc_figure_info fi;
+    if (API->figure(ctx, (int)luaL_checkinteger(L, 1), &fi) <= 0) return 0;
+    lua_createtable(L, 0, 6);
+    lua_pushinteger(L, fi.kind);
+    lua_setfield(L, -2, "kind");
+    lua_pushinteger(L, fi.owner);
+    lua_setfield(L, -2, "owner");
+    lua_pushinteger(L, fi.where);
+    lua_setfield(L, -2, "where");
+    lua_pushinteger(L, fi.tile);
+    lua_setfield(L, -2, "tile");
+    lua_pushinteger(L, fi.seg);
+    lua_setfield(L, -2, "seg");
+    lua_pushinteger(L, fi.space);
+    lua_setfield(L, -2, "space");
+    return 1;
+}
+
+static int where_of(lua_State *L, int idx)
+{
+    const char *s = luaL_checkstring(L, idx);
+    if (strcmp(s, "segment") == 0) return CARC_AT_SEGMENT;
+    if (strcmp(s, "tile") == 0) return CARC_AT_TILE;
+    if (strcmp(s, "track") == 0) return CARC_AT_TRACK;
+    return luaL_error(L, "where is 'segment', 'tile' or 'track'");
+}
+
+/* carc.figure_place(kind, owner, where, tile, seg, space, from_supply) */
+static int l_figure_place(lua_State *L)
+{
+    CTX(L);
+    int f = API->figure_place(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2), where_of(L, 3),
+                              (int)luaL_optinteger(L, 4, -1), (int)luaL_optinteger(L, 5, -1), (int)luaL_optinteger(L, 6, 0),
+                              lua_toboolean(L, 7));
+    lua_pushinteger(L, checked(L, ctx, f));
+    return 1;
+}
+
+static int l_figure_move(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->figure_move(ctx, (int)luaL_checkinteger(L, 1), where_of(L, 2), (int)luaL_optinteger(L, 3, -1),
+                                     (int)luaL_optinteger(L, 4, -1), (int)luaL_optinteger(L, 5, 0)));
+    return 0;
+}
+
+static int l_figure_remove(lua_State *L)
+{
+    CTX(L);
+    const char *how = luaL_optstring(L, 2, "supply");
+    int h = strcmp(how, "box") == 0 ? CARC_GONE_BOX : CARC_GONE_RETURNED;
+    checked(L, ctx, API->figure_remove(ctx, (int)luaL_checkinteger(L, 1), h));
+    return 0;
+}
+
+static int l_offer(lua_State *L)
+{
+    CTX(L);
+    carc_option o = read_option(L, 1);
+    checked(L, ctx, API->offer(ctx, &o));
+    return 0;
+}
+
+static int l_offered_at(lua_State *L)
+{
+    CTX(L);
+    const carc_option *o = API->offered_at(ctx, (int)luaL_checkinteger(L, 1));
+    if (!o) return 0;
+    push_option(L, o);
+    return 1;
+}
+
+static int l_veto(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->veto(ctx, (int)luaL_checkinteger(L, 1)));
+    return 0;
+}
+
+/* carc.ask(player, label, {option, option, ...}) */
+static int l_ask(lua_State *L)
+{
+    CTX(L);
+    int player = (int)luaL_checkinteger(L, 1);
+    const char *label = luaL_checkstring(L, 2);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 3);
+    if (n < 0 || n > 10000) return luaL_error(L, "ask: 0 to 10000 options");
+    carc_option *opts = calloc((size_t)n + 1, sizeof *opts);
+    if (!opts) return luaL_error(L, "out of memory");
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(L, 3, i);
+        if (!lua_istable(L, -1)) {
+            free(opts);
+            return luaL_error(L, "ask: option %d is not a table", (int)i);
+        }
+        opts[i - 1] = read_option(L, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    int rc = API->ask(ctx, player, label, opts, (int)n);
+    free(opts);
+    checked(L, ctx, rc);
+    return 0;
+}
+
+static int l_award(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->award(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2), (int)luaL_checkinteger(L, 3),
+                               (int)luaL_optinteger(L, 4, -1), (int)luaL_optinteger(L, 5, 0)));
+    return 0;
+}
+
+static int l_batch_add(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->batch_add(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2), (int)luaL_checkinteger(L, 3),
+                                   (int)luaL_optinteger(L, 4, -1), (int)luaL_optinteger(L, 5, 0)));
+    return 0;
+}
+
+static int l_batch_commit(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->batch_commit(ctx, (int)luaL_optinteger(L, 1, 0)));
+    return 0;
+}
+
+static int l_batch_at(lua_State *L)
+{
+    CTX(L);
+    carc_award *a = API->batch_at(ctx, (int)luaL_checkinteger(L, 1));
+    if (!a) return 0;
+    push_award(L, a);
+    return 1;
+}
+
+/* carc.batch_set_points(i, points): changes an award waiting in the batch. */
+static int l_batch_set_points(lua_State *L)
+{
+    CTX(L);
+    carc_award *a = API->batch_at(ctx, (int)luaL_checkinteger(L, 1));
+    if (!a) return luaL_error(L, "batch_set_points: no award %d", (int)luaL_checkinteger(L, 1));
+    a->points = (int)luaL_checkinteger(L, 2);
+    return 0;
+}
+
+static int l_score_feature(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->score_feature(ctx, (int)luaL_checkinteger(L, 1), lua_toboolean(L, 2)));
+    return 0;
+}
+
+static int l_return_followers(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->return_followers(ctx, (int)luaL_checkinteger(L, 1)));
+    return 0;
+}
+
+/* math.random from the game's generator, with Lua's own argument rules. */
+static int l_random(lua_State *L)
+{
+    CTX(L);
+    if (!ctx->g) return luaL_error(L, "math.random needs a game (not at load time)");
+    lua_Integer lo = 1, hi;
+    switch (lua_gettop(L)) {
+    case 0: {
+        uint32_t a = API->random(ctx, 1u << 26), b = API->random(ctx, 1u << 27);
+        lua_pushnumber(L, (a * 134217728.0 + b) / 9007199254740992.0);
+        return 1;
+    }
+    case 1: hi = luaL_checkinteger(L, 1); break;
+    default: lo = luaL_checkinteger(L, 1); hi = luaL_checkinteger(L, 2); break;
+    }
+    luaL_argcheck(L, lo <= hi && hi - lo < 0xffffffffLL, 1, "interval is empty or too large");
+    lua_pushinteger(L, lo + (lua_Integer)API->random(ctx, (uint32_t)(hi - lo + 1)));
+    return 1;
+}
+
+static int l_randomseed(lua_State *L)
+{
+    return luaL_error(L, "math.randomseed is not available: the game's seed decides every draw");
+}
+
+static int l_print(lua_State *L)
+{
+    lua_host *h = host_of(L);
+    int n = lua_gettop(L);
+    fprintf(stderr, "[%s]", h->ps->name);
+    for (int i = 1; i <= n; i++) fprintf(stderr, " %s", luaL_tolstring(L, i, NULL)), lua_pop(L, 1);
+    fputc('\n', stderr);
+    return 0;
+}
+
+static const luaL_Reg carc_funcs[] = {
+    {"on", l_on}, {"add_phase", l_add_phase}, {"define_kind", l_define_kind}, {"define_figure", l_define_figure},
+    {"define_mark", l_define_mark}, {"define_tile_mark", l_define_tile_mark}, {"define_reason", l_define_reason},
+    {"option_int", l_option_int}, {"option_enum", l_option_enum}, {"format", l_format}, {"apply", l_apply},
+    {"game_init", l_game_init}, {"kind", l_kind}, {"mark", l_mark}, {"tile_mark", l_tile_mark},
+    {"figure_kind", l_figure_kind}, {"reason", l_reason}, {"option", l_option}, {"players", l_players},
+    {"active_player", l_active_player}, {"turn", l_turn}, {"score", l_score}, {"player_name", l_player_name},
+    {"supply", l_supply}, {"fail", l_fail}, {"tiles", l_tiles}, {"tile_at", l_tile_at}, {"tile_pos", l_tile_pos},
+    {"tile_type", l_tile_type}, {"type_has_mark", l_type_has_mark}, {"placed_tile", l_placed_tile},
+    {"drawn_type", l_drawn_type}, {"pile_left", l_pile_left}, {"return_set_aside", l_return_set_aside},
+    {"segments", l_segments}, {"segment_kind", l_segment_kind}, {"segment_at_port", l_segment_at_port},
+    {"segment_marks", l_segment_marks}, {"segment_name", l_segment_name}, {"segment_by_name", l_segment_by_name},
+    {"feature", l_feature}, {"feature_kind", l_feature_kind}, {"feature_complete", l_feature_complete},
+    {"feature_scored", l_feature_scored}, {"feature_tiles", l_feature_tiles}, {"feature_marks", l_feature_marks},
+    {"feature_followers", l_feature_followers}, {"feature_open", l_feature_open},
+    {"feature_segments", l_feature_segments}, {"figures", l_figures}, {"figure", l_figure},
+    {"figure_place", l_figure_place}, {"figure_move", l_figure_move}, {"figure_remove", l_figure_remove},
+    {"offer", l_offer}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
+    {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"step_begin", l_step_begin},
+    {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
+    {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},
+    {"batch_set_points", l_batch_set_points}, {"score_feature", l_score_feature},
+    {"return_followers", l_return_followers}, {NULL, NULL}};
+
+/* ---- the sandbox ------------------------------------------------------------------------------ */
+
+/* Copies the named fields of a library into a fresh table in env. */
+static void copy_lib(lua_State *L, int env, const char *lib, const char *const *names)
+{
+    lua_getglobal(L, lib);
+    int src = lua_gettop(L);
+    lua_newtable(L);
+    for (const char *const *n = names; *n; n++) {
+        lua_getfield(L, src, *n);
+        lua_setfield(L, -2, *n);
+    }
+    lua_setfield(L, env, lib);
+    lua_pop(L, 1);
+}
+
+static const char *const base_safe[] = {"assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
+                                        "tostring", "type", "xpcall", "rawequal", "rawget", "rawset", "rawlen",
+                                        "setmetatable", "getmetatable", "_VERSION", NULL};
+static const char *const co_safe[] = {"isyieldable", "resume", "running", "status", "yield", "close", NULL};
+static const char *const table_safe[] = {"concat", "insert", "move", "pack", "remove", "sort", "unpack", NULL};
+static const char *const string_safe[] = {"byte", "char", "find", "format", "gmatch", "gsub", "len", "lower",
+                                          "match", "rep", "reverse", "sub", "upper", "pack", "packsize", "unpack", NULL};
+static const char *const math_safe[] = {"abs", "ceil", "cos", "deg", "exp", "floor", "fmod", "huge", "log", "max",
+                                        "maxinteger", "min", "mininteger", "modf", "pi", "rad", "sin", "sqrt",
+                                        "tan", "tointeger", "type", "ult", NULL};
+static const char *const utf8_safe[] = {"char", "charpattern", "codes", "codepoint", "len", "offset", NULL};
+
+/* Builds the sandbox environment on the stack top. */
+static void build_env(lua_State *L)
+{
+    lua_newtable(L);
+    int env = lua_gettop(L);
+    lua_pushglobaltable(L);
+    for (const char *const *n = base_safe; *n; n++) {
+        lua_getfield(L, -1, *n);
+        lua_setfield(L, env, *n);
+    }
+    lua_pop(L, 1);
+    copy_lib(L, env, "coroutine", co_safe);
+    copy_lib(L, env, "table", table_safe);
+    copy_lib(L, env, "string", string_safe);
+    copy_lib(L, env, "math", math_safe);
+    copy_lib(L, env, "utf8", utf8_safe);
+    lua_getfield(L, env, "coroutine");
+    lua_pushcfunction(L, sandbox_cocreate);
+    lua_setfield(L, -2, "create");
+    lua_pop(L, 1);
+    lua_getfield(L, env, "math");
+    lua_pushcfunction(L, l_random);
+    lua_setfield(L, -2, "random");
+    lua_pushcfunction(L, l_randomseed);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, l_print);
+    lua_setfield(L, env, "print");
+    lua_pushvalue(L, env);
+    lua_setfield(L, env, "_G");
+    /* carc, and carc.state */
+    luaL_newlib(L, carc_funcs);
+    lua_newuserdatauv(L, 1, 0);
+    lua_newtable(L);
+    lua_pushcfunction(L, kv_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, kv_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "carc.state");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, -2, "state");
+    lua_setfield(L, env, "carc");
+}
+
+/* coroutine.wrap on top of the hooked coroutine.create. */
+static const char wrap_src[] =
+    "local create, resume = coroutine.create, coroutine.resume\n"
+    "coroutine.wrap = function(f)\n"
+    "  local co = create(f)\n"
+    "  return function(...)\n"
+    "    local r = table.pack(resume(co, ...))\n"
+    "    if r[1] then return table.unpack(r, 2, r.n) end\n"
+    "    error(r[2], 2)\n"
+    "  end\n"
+    "end\n";
+
+/* After loading, globals are read-only: game state belongs in carc.state. */
+static int env_newindex(lua_State *L)
+{
+    return luaL_error(L, "global '%s' cannot be set after the script has loaded: keep game state in carc.state",
+                      lua_tostring(L, 2) ? lua_tostring(L, 2) : "?");
+}
+
+static void host_unload(void *user)
+{
+    lua_host *h = user;
+    if (!h) return;
+    if (h->L) lua_close(h->L);
+    free(h);
+}
+
+static int host_init(carc_ctx *ctx)
+{
+    lua_host *h = ctx->user;
+    lua_State *L = h->L;
+    int rc = luaL_loadfilex(L, h->ps->path, "t");
+    if (rc != LUA_OK) {
+        const char *m = lua_tostring(L, -1);
+        api_error(ctx, m ? m : "cannot load");
+        lua_pop(L, 1);
+        return -1;
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
+    if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    /* Registration happens while the top level runs. */
+    API->set_state(ctx, sizeof(kv_store), lua_game_init);
+    API->set_option_fns(ctx, lua_format, lua_apply);
+    if (protected_call(h, ctx, 0, 0) < 0) return -1;
+    h->closed = true;
+    lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
+    lua_newtable(L);
+    lua_pushcfunction(L, env_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_setmetatable(L, -2);
+    lua_pop(L, 1);
+    return 0;
+}
+
+int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
+{
+    lua_host *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errn, "out of memory");
+        return -1;
+    }
+    h->mem_limit = LUA_HOST_MEMORY;
+    h->rules = r;
+    h->ps = ps;
+    h->format_ref = h->apply_ref = h->init_ref = LUA_NOREF;
+    h->L = lua_newstate(limited_alloc, h);
+    if (!h->L) {
+        free(h);
+        snprintf(err, errn, "out of memory");
+        return -1;
+    }
+    lua_State *L = h->L;
+    lua_pushlightuserdata(L, h);
+    lua_setfield(L, LUA_REGISTRYINDEX, HOST_KEY);
+    /* Only the safe libraries are opened at all. */
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    lua_settop(L, 0);
+    set_hook(L);
+    build_env(L);
+    if (luaL_loadbufferx(L, wrap_src, sizeof wrap_src - 1, "=wrap", "t") == LUA_OK) {
+        lua_pushvalue(L, -2);
+        lua_setupvalue(L, -2, 1);
+        lua_call(L, 0, 0);
+    }
+    /* Strings keep their metatable (s:upper()), pointing at the sandbox's copy. */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_getfield(L, -3, "string");
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 2);
+    lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
+    ps->user = h;
+    ps->unload = host_unload;
+    if (plugin_register(r, ps, host_init, err, errn) < 0) {
+        /* err is "NAME: init failed: path:line: message\ntraceback" */
+        ps->user = NULL;
+        host_unload(h);
+        return -1;
+    }
+    h->owner = r->nplugins;
+    return 0;
+}

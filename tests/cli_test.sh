@@ -1,0 +1,378 @@
+#!/bin/sh
+# cli_test.sh - command-line checks of carc: argument errors, help texts,
+# sim determinism, replay, tiles check, variants, records written by sim and
+# play, and a game killed mid-way and resumed.
+#
+# Run from the project root:
+#   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/cli_test.sh
+# Prints one line per check and ends with "N passed, M failed"; exits
+# non-zero when a check failed.
+set -u
+
+CARC=${CARC:-./build/carc}
+CARC_DATA=${CARC_DATA:-$(pwd)}
+export CARC_DATA
+
+PASSED=0
+FAILED=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/carc-cli.XXXXXX") || exit 1
+PLAY_PID=
+cleanup() {
+    [ -n "$PLAY_PID" ] && kill -9 "$PLAY_PID" 2>/dev/null
+    rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# A limit on every command, so that a hang fails a check instead of the run.
+if command -v timeout >/dev/null 2>&1; then LIMIT="timeout 300"; else LIMIT=; fi
+
+pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $1: $2"; }
+
+# run CMD...: runs carc-or-anything with stdin from /dev/null; stdout in
+# $T/out, stderr in $T/err, the exit status in RC.
+run() {
+    $LIMIT "$@" </dev/null >"$T/out" 2>"$T/err"
+    RC=$?
+}
+
+# check DESC WANT PHRASE CMD...: runs CMD; WANT is an exit status or "nz"
+# (any non-zero status); PHRASE must appear in its stdout or stderr ("" for
+# none).
+check() {
+    desc=$1 want=$2 phrase=$3
+    shift 3
+    run "$@"
+    if [ "$want" = nz ]; then
+        if [ "$RC" -eq 0 ]; then fail "$desc" "exit 0, expected non-zero"; return 1; fi
+    elif [ "$RC" -ne "$want" ]; then
+        fail "$desc" "exit $RC, expected $want; stderr: $(head -c 300 "$T/err")"
+        return 1
+    fi
+    if [ -n "$phrase" ] && ! cat "$T/out" "$T/err" | grep -F -q -e "$phrase"; then
+        fail "$desc" "no '$phrase' in the output: $(cat "$T/out" "$T/err" | head -c 300)"
+        return 1
+    fi
+    pass "$desc"
+}
+
+# The "name=score" pairs of a `carc replay --json` line (stdin).
+json_scores() {
+    sed 's/"events".*//' | tr '{' '\n' |
+        sed -n 's/^"name": "\([^"]*\)", "score": \(-\{0,1\}[0-9][0-9]*\)}.*/\1=\2/p' | tr '\n' ' '
+}
+
+# The "name=score" pairs of the last score line that `carc play` printed
+# ("turn 71, 0 tiles left | 1:Red 12 (0 in supply) 2:Blue 24 (...)").
+play_scores() {
+    grep '^turn .* | ' | tail -n 1 | sed 's/^[^|]*| //' |
+        awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+:/) { sub(/^[0-9]+:/, "", $i); printf "%s=%s ", $i, $(i + 1) } }'
+}
+
+nap() { sleep 0.1 2>/dev/null || sleep 1; }
+
+# ---- the command and its usage ---------------------------------------------
+
+check "no arguments: exit 2 with the usage" 2 "usage" "$CARC"
+check "unknown command: exit 2" 2 "unknown command" "$CARC" frobnicate
+check "carc --help: exit 0" 0 "usage" "$CARC" --help
+check "carc help: exit 0" 0 "usage" "$CARC" help
+for cmd in play sim replay tiles variants variant; do
+    check "carc $cmd --help: exit 0" 0 "usage" "$CARC" "$cmd" --help
+done
+
+# ---- carc sim: argument errors -----------------------------------------------
+
+check "sim --games 0 is refused" nz "--games" "$CARC" sim --games 0
+check "sim --games abc is refused" nz "'abc'" "$CARC" sim --games abc
+check "sim --players random,nosuchagent is refused" nz "unknown agent 'nosuchagent'" \
+    "$CARC" sim --players random,nosuchagent --games 1
+check "sim --players with 7 agents is refused" nz "1 to 6 agents" \
+    "$CARC" sim --players random,random,random,random,random,random,random --games 1
+check "sim --jobs 0 is refused" nz "--jobs" "$CARC" sim --jobs 0 --games 1
+check "sim --variant nosuch is refused" nz "nosuch" "$CARC" sim --variant nosuch --games 1
+check "sim --option farm-scoring=bogus is refused" nz "bogus" \
+    "$CARC" sim --option farm-scoring=bogus --games 1
+check "sim --option nosuch-option=1 is refused" nz "unknown option" \
+    "$CARC" sim --option nosuch-option=1 --games 1
+check "sim with an unknown flag is refused" nz "unknown argument '--frobnicate'" \
+    "$CARC" sim --frobnicate 3 --games 1
+check "sim with an unknown flag last is refused" nz "--frobnicate" "$CARC" sim --games 1 --frobnicate
+check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 players" \
+    "$CARC" sim --players random --games 1
+
+# ---- carc sim: results ---------------------------------------------------------
+
+check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
+
+run "$CARC" sim --games 20 --seed 5 --json
+if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 1 ] && [ "$(head -c 1 "$T/out")" = "{" ]; then
+    pass "sim --json prints one line starting with {"
+else
+    fail "sim --json prints one line starting with {" "exit $RC, output: $(head -c 300 "$T/out")"
+fi
+sed 's/"seconds": [0-9.]*, //' "$T/out" >"$T/sim-a.json"
+
+run "$CARC" sim --games 20 --seed 5 --json
+sed 's/"seconds": [0-9.]*, //' "$T/out" >"$T/sim-b.json"
+if [ "$RC" -eq 0 ] && [ -s "$T/sim-a.json" ] && cmp -s "$T/sim-a.json" "$T/sim-b.json"; then
+    pass "the same sim twice gives the same output (time aside)"
+else
+    fail "the same sim twice gives the same output (time aside)" "$(cat "$T/sim-a.json" "$T/sim-b.json")"
+fi
+
+win_rates() { tr '{' '\n' <"$1" | sed -n 's/.*"win_rate": \([0-9.]*\).*/\1/p' | tr '\n' ' '; }
+run "$CARC" sim --games 40 --seed 11 --jobs 1 --json
+sed 's/"seconds": [0-9.]*, //' "$T/out" >"$T/jobs1.json"
+run "$CARC" sim --games 40 --seed 11 --jobs 2 --json
+sed 's/"seconds": [0-9.]*, //' "$T/out" >"$T/jobs2.json"
+w1=$(win_rates "$T/jobs1.json")
+w2=$(win_rates "$T/jobs2.json")
+if [ -n "$w1" ] && [ "$w1" = "$w2" ]; then
+    pass "sim --jobs 2 gives the win rates of --jobs 1 ($w1)"
+else
+    fail "sim --jobs 2 gives the win rates of --jobs 1" "jobs 1: '$w1', jobs 2: '$w2'"
+fi
+if [ -s "$T/jobs1.json" ] && cmp -s "$T/jobs1.json" "$T/jobs2.json"; then
+    pass "sim --jobs 2 gives the whole report of --jobs 1 (time aside)"
+else
+    fail "sim --jobs 2 gives the whole report of --jobs 1 (time aside)" "$(cat "$T/jobs1.json" "$T/jobs2.json")"
+fi
+
+# ---- carc replay ---------------------------------------------------------------
+
+check "replay of a missing file fails" nz "cannot open" "$CARC" replay "$T/no-such-record.rec"
+check "replay without a file: exit 2" 2 "usage" "$CARC" replay
+check "replay of an illegal line names file:line and the options" nz \
+    "tests/bad/records/illegal-place.rec:11:" "$CARC" replay tests/bad/records/illegal-place.rec
+if grep -F -q "place 1,0 r0" "$T/err" && grep -F -q "'place 40,40 r0'" "$T/err"; then
+    pass "replay of an illegal line quotes it and lists the legal 'place' options"
+else
+    fail "replay of an illegal line quotes it and lists the legal 'place' options" "$(head -c 400 "$T/err")"
+fi
+check "replay of a record with an unknown header line names file:line" nz \
+    "tests/bad/records/unknown-header.rec:4:" "$CARC" replay tests/bad/records/unknown-header.rec
+check "replay of a record without '---' names file:line" nz \
+    "tests/bad/records/no-separator.rec:6:" "$CARC" replay tests/bad/records/no-separator.rec
+check "replay of a record of format version 2 says which version" nz \
+    "version 2" "$CARC" replay tests/bad/records/version-2.rec
+check "replay of a record with a NUL byte is refused" nz "NUL" "$CARC" replay tests/bad/records/nul-byte.rec
+check "replay of a draw of a tile no longer in the pile names file:line" nz \
+    "tests/bad/records/draw-none-left.rec:10:" "$CARC" replay tests/bad/records/draw-none-left.rec
+check "replay of a line after the end names file:line" nz \
+    "tests/bad/records/after-end.rec:11:" "$CARC" replay tests/bad/records/after-end.rec
+
+run "$CARC" replay --json tests/scenarios/base-city-2tiles.rec
+if [ "$RC" -eq 0 ] && grep -F -q '"finished": true' "$T/out" &&
+    grep -F -q '{"name": "Red", "score": 4}' "$T/out"; then
+    pass "replay --json of base-city-2tiles.rec: finished, Red 4"
+else
+    fail "replay --json of base-city-2tiles.rec: finished, Red 4" "exit $RC: $(head -c 300 "$T/out" "$T/err")"
+fi
+check "replay (text) of base-city-2tiles.rec says game over" 0 "game over" \
+    "$CARC" replay tests/scenarios/base-city-2tiles.rec
+
+# ---- carc tiles check, variants, variant show -------------------------------------
+
+check "tiles check tiles/base.ini" 0 "24 tile types, 72 tiles" "$CARC" tiles check tiles/base.ini
+check "tiles check tiles/ark.ini" 0 "61 tile types, 72 tiles" "$CARC" tiles check tiles/ark.ini
+check "tiles check tiles/robbers.ini" 0 "6 tile types, 8 tiles" "$CARC" tiles check tiles/robbers.ini
+check "tiles check tiles/princess-dragon.ini" 0 "29 tile types, 30 tiles" \
+    "$CARC" tiles check tiles/princess-dragon.ini
+check "tiles check of a bad set names file:line" nz "tests/bad/tiles/port-twice.ini:11:" \
+    "$CARC" tiles check tests/bad/tiles/port-twice.ini
+check "tiles check of a bad set says why" nz "covered twice" "$CARC" tiles check tests/bad/tiles/port-twice.ini
+check "tiles check of a missing file fails" nz "cannot open" "$CARC" tiles check "$T/no-such-set.ini"
+check "tiles check of a good and a bad set fails" nz "tests/bad/tiles/unknown-kind.ini:8:" \
+    "$CARC" tiles check tiles/base.ini tests/bad/tiles/unknown-kind.ini
+check "tiles without 'check': exit 2" 2 "usage" "$CARC" tiles
+
+check "variants lists base" 0 "base" "$CARC" variants
+if grep -q '^base ' "$T/out"; then pass "variants prints base on a line of its own"; else
+    fail "variants prints base on a line of its own" "$(head -c 300 "$T/out")"; fi
+check "variant show base prints farm-scoring = per-farm" 0 "farm-scoring = per-farm" "$CARC" variant show base
+check "variant show of an including variant applies its option" 0 "farm-scoring = none" \
+    "$CARC" variant show tests/good/farms-none.ini
+check "variant show nosuch fails" nz "nosuch" "$CARC" variant show nosuch
+check "variant show of a bad variant names file:line" nz "unknown-key.ini:4:" \
+    "$CARC" variant show tests/bad/variants/unknown-key.ini
+
+# ---- records written by sim ---------------------------------------------------------
+
+RECS=$T/records
+run "$CARC" sim --records "$RECS" --games 3 --seed 7 --json
+cp "$T/out" "$T/sim-records.json"
+n=$(ls "$RECS" 2>/dev/null | grep -c '\.rec$')
+n=${n:-0}
+if [ "$RC" -eq 0 ] && [ "$n" -eq 3 ]; then
+    pass "sim --records DIR --games 3 writes 3 records"
+else
+    fail "sim --records DIR --games 3 writes 3 records" "exit $RC, $n records: $(head -c 300 "$T/err")"
+fi
+: >"$T/replayed"
+all_ok=yes
+for f in "$RECS"/*.rec; do
+    [ -f "$f" ] || continue
+    run "$CARC" replay --json "$f"
+    if [ "$RC" -ne 0 ] || ! grep -F -q '"finished": true' "$T/out"; then
+        all_ok=no
+        fail "sim record $(basename "$f") replays to a finished game" "exit $RC: $(head -c 300 "$T/err" "$T/out")"
+    fi
+    json_scores <"$T/out" >>"$T/replayed"
+    echo >>"$T/replayed"
+done
+[ "$all_ok" = yes ] && [ "$n" -gt 0 ] && pass "every sim record replays to a finished game"
+# The mean score and win rate of each seat over the replayed records must be
+# those that sim reported for the same games.
+implied=$(awk '
+    { for (i = 1; i <= NF; i++) { split($i, kv, "="); s[NR, i] = kv[2]; if (i > seats) seats = i } games = NR }
+    END {
+        for (g = 1; g <= games; g++) {
+            best = s[g, 1]; nb = 0
+            for (p = 1; p <= seats; p++) if (s[g, p] + 0 > best + 0) best = s[g, p]
+            for (p = 1; p <= seats; p++) nb += (s[g, p] + 0 == best + 0)
+            for (p = 1; p <= seats; p++) { sum[p] += s[g, p]; if (s[g, p] + 0 == best + 0) win[p] += 1 / nb }
+        }
+        for (p = 1; p <= seats; p++) printf "%.6f/%.4f ", win[p] / games, sum[p] / games
+    }' "$T/replayed")
+reported=$(tr '{' '\n' <"$T/sim-records.json" |
+    sed -n 's/.*"win_rate": \([0-9.]*\), "mean_score": \([0-9.-]*\).*/\1\/\2/p' | tr '\n' ' ')
+if [ -n "$reported" ] && [ "$implied" = "$reported" ]; then
+    pass "the replayed sim records give the win rates and mean scores sim reported ($reported)"
+else
+    fail "the replayed sim records give the win rates and mean scores sim reported" \
+        "sim: '$reported', replays: '$implied'"
+fi
+
+# ---- carc play without a terminal ---------------------------------------------------
+
+P9=$T/p9.rec
+run "$CARC" play --players random,random --seed 9 --save "$P9"
+cp "$T/out" "$T/p9.out"
+if [ "$RC" -eq 0 ] && grep -q "game over" "$T/p9.out"; then
+    pass "play --players random,random --seed 9 plays a whole game"
+else
+    fail "play --players random,random --seed 9 plays a whole game" "exit $RC: $(tail -c 300 "$T/err")"
+fi
+played=$(play_scores <"$T/p9.out")
+run "$CARC" replay --json "$P9"
+replayed=$(json_scores <"$T/out")
+if [ "$RC" -eq 0 ] && grep -F -q '"finished": true' "$T/out" && [ -n "$played" ] && [ "$played" = "$replayed" ]; then
+    pass "play's record replays to a finished game with the scores play printed ($played)"
+else
+    fail "play's record replays to a finished game with the scores play printed" \
+        "exit $RC, play printed '$played', replay '$replayed' $(head -c 200 "$T/err")"
+fi
+check "play with an unknown agent is refused" nz "unknown agent" \
+    "$CARC" play --players random,nosuchagent --seed 1 --save "$T/bad.rec"
+check "play --resume of a missing file fails" nz "cannot open" "$CARC" play --resume "$T/no-such-game.rec"
+check "play --resume of a malformed record names file:line" nz "tests/bad/records/unknown-header.rec:4:" \
+    "$CARC" play --resume tests/bad/records/unknown-header.rec
+
+# ---- a game killed mid-way, then resumed ---------------------------------------------
+
+K=$T/kill
+mkdir "$K"
+F=$K/game.rec
+mkfifo "$K/in" || fail "mkfifo" "cannot create a FIFO"
+"$CARC" play --players human,random --seed 3 --save "$F" <"$K/in" >"$K/play.out" 2>"$K/play.err" &
+PLAY_PID=$!
+exec 3<>"$K/in" # read-write: never blocks, even if carc is already gone
+answers=0
+prompts() {
+    c=$(grep -c "choice (" "$K/play.out" 2>/dev/null)
+    echo "${c:-0}"
+}
+# Answer "1" to 6 prompts, one at a time, waiting for each prompt first.
+while [ "$answers" -lt 6 ]; do
+    tries=0
+    while [ "$(prompts)" -le "$answers" ] && [ $tries -lt 100 ] && kill -0 "$PLAY_PID" 2>/dev/null; do
+        nap
+        tries=$((tries + 1))
+    done
+    [ "$(prompts)" -le "$answers" ] && break
+    echo 1 >&3
+    answers=$((answers + 1))
+done
+# Wait for the 7th prompt: the answers are applied and saved; then kill.
+tries=0
+while [ "$(prompts)" -le "$answers" ] && [ $tries -lt 100 ] && kill -0 "$PLAY_PID" 2>/dev/null; do
+    nap
+    tries=$((tries + 1))
+done
+if kill -0 "$PLAY_PID" 2>/dev/null; then
+    kill -9 "$PLAY_PID"
+    wait "$PLAY_PID" 2>/dev/null
+    pass "play --players human,random read $answers answers from a FIFO and was killed"
+else
+    wait "$PLAY_PID" 2>/dev/null
+    fail "play --players human,random read answers from a FIFO" \
+        "it ended by itself after $answers answers: $(tail -c 300 "$K/play.err" "$K/play.out")"
+fi
+PLAY_PID=
+exec 3>&-
+
+# F must be a whole record: header, '---', whole lines, replayable.
+if [ -f "$F" ] && [ "$(head -n 1 "$F")" = "carcassonne-record 1" ] && grep -q '^---$' "$F" &&
+    [ "$(tail -c 1 "$F" | od -An -c | tr -d ' ')" = '\n' ]; then
+    pass "the killed game's record is complete (header, ---, whole lines)"
+else
+    fail "the killed game's record is complete (header, ---, whole lines)" "$(cat "$F" 2>/dev/null | head -c 300)"
+fi
+moves=$(sed '1,/^---$/d' "$F" 2>/dev/null | grep -c -v -e '^draw ' -e '^$')
+if [ "$moves" -ge "$answers" ] && [ "$answers" -gt 0 ]; then
+    pass "the killed game's record holds every answer given ($moves choices for $answers answers)"
+else
+    fail "the killed game's record holds every answer given" "$moves choices for $answers answers"
+fi
+leftover=$(ls "$K" | grep -c 'game\.rec\.tmp')
+leftover=${leftover:-0}
+if [ "$leftover" -eq 0 ]; then pass "no temporary record file left behind"; else
+    fail "no temporary record file left behind" "$(ls "$K")"; fi
+run "$CARC" replay --json "$F"
+if [ "$RC" -eq 0 ] && grep -F -q '"finished": false' "$T/out"; then
+    pass "the killed game's record replays to a game in progress"
+else
+    fail "the killed game's record replays to a game in progress" "exit $RC: $(head -c 300 "$T/err" "$T/out")"
+fi
+cp "$F" "$K/killed.rec"
+
+# Resume with plenty of answers: the game goes on to its end.
+i=0
+while [ $i -lt 1000 ]; do echo 1; i=$((i + 1)); done >"$K/answers"
+$LIMIT "$CARC" play --resume "$F" <"$K/answers" >"$K/resume.out" 2>"$K/resume.err"
+RC=$?
+if [ "$RC" -eq 0 ] && grep -q "game over" "$K/resume.out"; then
+    pass "play --resume continues the killed game to its end"
+else
+    fail "play --resume continues the killed game to its end" "exit $RC: $(tail -c 300 "$K/resume.err" "$K/resume.out")"
+fi
+klines=$(wc -l <"$K/killed.rec")
+if [ "$(wc -l <"$F")" -gt "$klines" ] && head -n "$klines" "$F" | cmp -s - "$K/killed.rec"; then
+    pass "the resumed record extends the killed one"
+else
+    fail "the resumed record extends the killed one" "$(diff "$K/killed.rec" "$F" | head -5)"
+fi
+resumed=$(play_scores <"$K/resume.out")
+run "$CARC" replay --json "$F"
+replayed=$(json_scores <"$T/out")
+if [ "$RC" -eq 0 ] && grep -F -q '"finished": true' "$T/out" && [ -n "$resumed" ] && [ "$resumed" = "$replayed" ]; then
+    pass "the resumed record replays to a finished game with the scores play printed ($resumed)"
+else
+    fail "the resumed record replays to a finished game with the scores play printed" \
+        "exit $RC, play printed '$resumed', replay '$replayed' $(head -c 200 "$T/err")"
+fi
+# Every chance draw is a line of the record (records.md: "every choice that
+# anyone made, chance included, one per line"): each `place` follows a `draw`.
+nodraw=$(sed '1,/^---$/d' "$F" | awk '$1 == "place" && prev != "draw" { n++ } { prev = $1 } END { print n + 0 }')
+if [ "$nodraw" -eq 0 ]; then
+    pass "the resumed record names every draw"
+else
+    fail "the resumed record names every draw" \
+        "$nodraw 'place' line(s) without their 'draw' line, first: $(sed '1,/^---$/d' "$F" |
+            awk '$1 == "place" && prev != "draw" { print "after \"" prevl "\": " $0; exit } { prev = $1; prevl = $0 }')"
+fi
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
