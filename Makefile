@@ -12,6 +12,7 @@
 BUILD   ?= build
 PREFIX  ?= /usr/local
 DATADIR ?= $(CURDIR)
+PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
 DEPS_PKGS := lua5.4 inih cmocka
@@ -32,7 +33,7 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
-           -Ikernel -Icli $(PKG_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"'
+           -Ikernel -Icli $(PKG_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
 
 KERNEL_SRC := $(wildcard kernel/*.c)
@@ -49,7 +50,9 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 PLUGIN_DIRS := $(wildcard plugins/*/)
-PLUGIN_SO   := $(patsubst plugins/%/,plugins/%.so,$(PLUGIN_DIRS))
+PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
+TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
+TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
 .PHONY: all test check-asan bench deps install clean
 .DELETE_ON_ERROR:
@@ -70,7 +73,13 @@ $(LIB_SO): $(KERNEL_OBJ)
 $(CARC): $(CLI_OBJ) $(LIB_A)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS)
 
-plugins/%.so: plugins/%/*.c kernel/carc_plugin.h
+# Plugins see only the public plugin header, as a fan's out-of-tree build does.
+$(BUILD)/plugins/%.so: plugins/%/*.c kernel/carc_plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $(filter %.c,$^)
+
+$(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -shared -o $@ $(filter %.c,$^)
 
 $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
@@ -78,8 +87,8 @@ $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
 
 # Every test: the cmocka programs, then the command-line tests.
-test: all $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) $$t; done
+test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 
 check-asan:
@@ -99,16 +108,16 @@ deps:
 
 # An installed carc finds its data under $(PREFIX)/share/carc.
 install:
-	$(MAKE) BUILD=build/install DATADIR=$(PREFIX)/share/carc all
+	$(MAKE) BUILD=build/install DATADIR=$(PREFIX)/share/carc PLUGINDIR=$(PREFIX)/lib/carc/plugins all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/carc \
 	           $(DESTDIR)$(PREFIX)/share/carc $(DESTDIR)$(PREFIX)/lib/carc/plugins
 	install -m 755 build/install/carc $(DESTDIR)$(PREFIX)/bin/carc
 	install -m 644 build/install/libcarc.a build/install/libcarc.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 kernel/carc.h kernel/carc_plugin.h $(DESTDIR)$(PREFIX)/include/carc/
 	cp -r tiles variants docs $(DESTDIR)$(PREFIX)/share/carc/
-	@if ls plugins/*.so >/dev/null 2>&1; then install -m 755 plugins/*.so $(DESTDIR)$(PREFIX)/lib/carc/plugins/; fi
+	@if ls build/install/plugins/*.so >/dev/null 2>&1; then install -m 755 build/install/plugins/*.so $(DESTDIR)$(PREFIX)/lib/carc/plugins/; fi
 	@if [ -d scripts ]; then cp -r scripts $(DESTDIR)$(PREFIX)/share/carc/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' carc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/carc.pc
 
 clean:
-	rm -rf build plugins/*.so
+	rm -rf build

@@ -52,6 +52,8 @@ static int ph_draw(struct carc_ctx *ctx, int step)
     int type = g->turn.drawn;
     if (type < 0) {
         if (g->npile == 0) return PHASE_END_GAME;
+        /* unplaceable-tile=reshuffle: the game ends when no tile left fits. */
+        if (g->rules->k.unplaceable_reshuffle && !pile_has_placeable(g)) return PHASE_END_GAME;
         g->need_draw = true;
         return PHASE_AGAIN;
     }

@@ -26,14 +26,14 @@ static bool valid_name(const char *name)
     return true;
 }
 
-/* The plugin path: $CARC_PLUGIN_PATH (colon-separated), the data directory's
- * plugins/, then the install directory. */
+/* The plugin path: $CARC_PLUGIN_PATH (colon-separated), the directory this
+ * carc was built or installed with, then the data directory's plugins/. */
 static int find_plugin(const char *name, char *out, size_t n, char *searched, size_t sn)
 {
     char dirs[2048];
     const char *env = getenv("CARC_PLUGIN_PATH");
-    snprintf(dirs, sizeof dirs, "%s%s%s/plugins:%s", env && *env ? env : "", env && *env ? ":" : "", carc_data_dir(),
-             CARC_PLUGINDIR);
+    snprintf(dirs, sizeof dirs, "%s%s%s:%s/plugins", env && *env ? env : "", env && *env ? ":" : "", CARC_PLUGINDIR,
+             carc_data_dir());
     searched[0] = 0;
     for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         snprintf(out, n, "%s/%s.so", d, name);

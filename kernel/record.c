@@ -36,6 +36,23 @@ static char *clean(char *s)
     return s;
 }
 
+/* Formats the message (which may quote the record's own text) and only then
+ * frees the record. */
+static int parse_fail(carc_record *rec, char *err, size_t errn, const char *name, int line, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static int parse_fail(carc_record *rec, char *err, size_t errn, const char *name, int line, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, errn, "%s:%d: %s", name, line, msg);
+    carc_record_free(rec);
+    return -1;
+}
+
 int carc_record_parse(const char *name, const char *text, size_t len, carc_record *rec,
                       char *err, size_t errn)
 {
@@ -56,17 +73,16 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
         if (next) *next++ = 0;
         lineno++;
         if (strlen(raw) > 1000) {
-            carc_record_free(rec);
-            return fail_at(err, errn, name, lineno, "line longer than 1000 characters");
+            return parse_fail(rec, err, errn, name, lineno, "line longer than 1000 characters");
         }
         char *s = clean(raw);
         if (!*s) continue;
         if (header && !have_version) {
             if (strcmp(s, "carcassonne-record 1") != 0) {
-                carc_record_free(rec);
                 if (strncmp(s, "carcassonne-record ", 19) == 0)
-                    return fail_at(err, errn, name, lineno, "record format version %s is not known (this carc reads 1)", s + 19);
-                return fail_at(err, errn, name, lineno, "expected 'carcassonne-record 1' as the first line");
+                    return parse_fail(rec, err, errn, name, lineno,
+                                      "record format version %s is not known (this carc reads 1)", s + 19);
+                return parse_fail(rec, err, errn, name, lineno, "expected 'carcassonne-record 1' as the first line");
             }
             have_version = true;
             continue;
@@ -91,52 +107,44 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
                 errno = 0;
                 unsigned long long v = strtoull(val, &end, 10);
                 if (!*val || *end || errno || *val == '-') {
-                    carc_record_free(rec);
-                    return fail_at(err, errn, name, lineno, "seed expects a whole number, not '%s'", val);
+                    return parse_fail(rec, err, errn, name, lineno, "seed expects a whole number, not '%s'", val);
                 }
                 rec->seed = v;
             } else if (strcmp(key, "player") == 0) {
                 char pname[64], agent[64], extra;
                 int n = sscanf(val, "%63s %63s %c", pname, agent, &extra);
                 if (n != 2 || strlen(pname) >= 32) {
-                    carc_record_free(rec);
-                    return fail_at(err, errn, name, lineno, "expected 'player NAME AGENT'");
+                    return parse_fail(rec, err, errn, name, lineno, "expected 'player NAME AGENT'");
                 }
                 if (rec->nplayers == CARC_MAX_PLAYERS) {
-                    carc_record_free(rec);
-                    return fail_at(err, errn, name, lineno, "more than %d players", CARC_MAX_PLAYERS);
+                    return parse_fail(rec, err, errn, name, lineno, "more than %d players", CARC_MAX_PLAYERS);
                 }
                 for (int i = 0; i < rec->nplayers; i++)
                     if (strcmp(rec->names[i], pname) == 0) {
-                        carc_record_free(rec);
-                        return fail_at(err, errn, name, lineno, "two players named '%s'", pname);
+                        return parse_fail(rec, err, errn, name, lineno, "two players named '%s'", pname);
                     }
-                snprintf(rec->names[rec->nplayers], 32, "%s", pname);
-                snprintf(rec->agents[rec->nplayers], 64, "%s", agent);
+                memcpy(rec->names[rec->nplayers], pname, strlen(pname) + 1);
+                memcpy(rec->agents[rec->nplayers], agent, strlen(agent) + 1);
                 rec->nplayers++;
             } else if (strcmp(key, "option") == 0 && strchr(val, '=')) {
                 if (rec->noptions == 32 || strlen(val) >= 160) {
-                    carc_record_free(rec);
-                    return fail_at(err, errn, name, lineno, "too many or too long options");
+                    return parse_fail(rec, err, errn, name, lineno, "too many or too long options");
                 }
                 snprintf(rec->options[rec->noptions++], 160, "%s", val);
             } else {
-                carc_record_free(rec);
-                return fail_at(err, errn, name, lineno,
+                return parse_fail(rec, err, errn, name, lineno,
                                "expected a header line (variant, seed, player, option) or '---', not '%s'", s);
             }
             continue;
         }
         if (rec->nlines == CARC_RECORD_MAX_LINES) {
-            carc_record_free(rec);
-            return fail_at(err, errn, name, lineno, "more than %d lines", CARC_RECORD_MAX_LINES);
+            return parse_fail(rec, err, errn, name, lineno, "more than %d lines", CARC_RECORD_MAX_LINES);
         }
         if (rec->nlines == cap) {
             cap = cap ? cap * 2 : 256;
             carc_record_line *nl = realloc(rec->lines, (size_t)cap * sizeof *nl);
             if (!nl) {
-                carc_record_free(rec);
-                return fail_at(err, errn, name, lineno, "out of memory");
+                return parse_fail(rec, err, errn, name, lineno, "out of memory");
             }
             rec->lines = nl;
         }
@@ -146,20 +154,16 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
     }
     (void)save;
     if (!have_version) {
-        carc_record_free(rec);
-        return fail_at(err, errn, name, 1, "empty record (expected 'carcassonne-record 1')");
+        return parse_fail(rec, err, errn, name, 1, "empty record (expected 'carcassonne-record 1')");
     }
     if (!have_variant) {
-        carc_record_free(rec);
-        return fail_at(err, errn, name, lineno, "the header names no variant");
+        return parse_fail(rec, err, errn, name, lineno, "the header names no variant");
     }
     if (header) {
-        carc_record_free(rec);
-        return fail_at(err, errn, name, lineno, "no '---' line after the header");
+        return parse_fail(rec, err, errn, name, lineno, "no '---' line after the header");
     }
     if (rec->nplayers < 1) {
-        carc_record_free(rec);
-        return fail_at(err, errn, name, lineno, "the header names no player");
+        return parse_fail(rec, err, errn, name, lineno, "the header names no player");
     }
     return 0;
 }
@@ -288,6 +292,8 @@ int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out
                 if (carc_draw(g, type) < 0)
                     return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
                 i++;
+            } else if (!l) {
+                return 0; /* a game in progress, waiting for its next tile */
             } else {
                 carc_draw(g, -1);
             }

@@ -206,8 +206,11 @@ void score_feature_into_batch(carc_game *g, int root, bool final)
     bool complete = feat_is_complete(g, root);
     int value = feature_value(g, root, complete);
     int reason = kind_reason(g->rules, g->nodes[root].kind);
-    for (int p = 0; p < g->nplayers; p++)
-        if (counts[p] == best) batch_add(g, p, value, reason, root, final ? CARC_AWARD_FINAL : 0);
+    /* A feature worth nothing (a farm with no completed city) awards nothing:
+     * no score marker moves, so no scoring event happens. */
+    if (value > 0)
+        for (int p = 0; p < g->nplayers; p++)
+            if (counts[p] == best) batch_add(g, p, value, reason, root, final ? CARC_AWARD_FINAL : 0);
     carc_event e = {0};
     e.feature = root;
     e.flags = final;

@@ -16,6 +16,7 @@ typedef struct ts_ctx {
     int first_type;     /* first type of this set */
     int cur;            /* type being read, -1 in [set] */
     char section[64];
+    int last_section_line;
     bool have_name, have_title, have_count, have_edges;
     int seg_line[MAX_SEGS];
     char border_ports[MAX_SEGS][8]; /* ports named after `borders` per segment */
@@ -193,7 +194,8 @@ static int handler(void *user, const char *section, const char *name, const char
     struct carc_rules *r = c->r;
     char val[512];
     snprintf(val, sizeof val, "%s", value);
-    if (strcmp(section, c->section) != 0) {
+    if (strcmp(section, c->section) != 0 || c->rd.section_line != c->last_section_line) {
+        c->last_section_line = c->rd.section_line;
         if (!finish_tile(c)) return 0;
         snprintf(c->section, sizeof c->section, "%s", section);
         c->cur = -1;
@@ -267,6 +269,11 @@ static int handler(void *user, const char *section, const char *name, const char
         for (int i = 0; i < n; i++) {
             int m = rules_tmark(r, tok[i]);
             if (m < 0) FAIL(c, "unknown tile mark '%s' (declare it in [set] tile-marks)", tok[i]);
+            if (m == rules_tmark(r, "start"))
+                for (int j = c->first_type; j < c->cur; j++)
+                    if (r->types[j].tile_marks & (1u << m))
+                        FAIL(c, "tile %s is marked start, but so is tile %s: a set has one start tile type", t->id,
+                             r->types[j].id);
             t->tile_marks |= 1u << m;
         }
     } else if (strcmp(name, "image") == 0) {

@@ -138,8 +138,19 @@ static int v_handler(void *user, const char *section, const char *name, const ch
         }
     } else if (strcmp(section, "tiles") == 0) {
         if (strcmp(name, "sets") == 0) return list(c, v->sets, &v->nsets, MAX_SETS, value);
-        if (!strchr(name, ':')) VFAIL(c, "unknown key '%s' in [tiles] (expected sets, or SET:ID = COUNT)", name);
-        return item(c, v->counts, &v->ncounts, MAX_ITEMS, name, value);
+        /* "base:D = 3" reaches us as name "base", value "D = 3": the INI
+         * reader also takes ':' as a separator. Put the key back together. */
+        const char *eq = strchr(value, '=');
+        if (!eq) VFAIL(c, "unknown key '%s' in [tiles] (expected sets, or SET:ID = COUNT)", name);
+        char key[96], count[64];
+        int idlen = (int)(eq - value);
+        while (idlen > 0 && (value[idlen - 1] == ' ' || value[idlen - 1] == '\t')) idlen--;
+        const char *cnt = eq + 1;
+        while (*cnt == ' ' || *cnt == '\t') cnt++;
+        if (idlen == 0 || snprintf(key, sizeof key, "%s:%.*s", name, idlen, value) >= (int)sizeof key)
+            VFAIL(c, "expected SET:ID = COUNT in [tiles]");
+        snprintf(count, sizeof count, "%s", cnt);
+        return item(c, v->counts, &v->ncounts, MAX_ITEMS, key, count);
     } else if (strcmp(section, "plugins") == 0) {
         if (strcmp(name, "load") == 0) return list(c, v->plugins, &v->nplugins, MAX_PLUGINS, value);
         if (strcmp(name, "scripts") == 0) return list(c, v->scripts, &v->nscripts, MAX_PLUGINS, value);

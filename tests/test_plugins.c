@@ -1,0 +1,290 @@
+/* test_plugins.c - the plugin API: every event in its documented order, the
+ * C plugin and its Lua twin playing identical games, plugin state cloned with
+ * the game, version checks, missing entry points, failed inits leaving no
+ * trace, plugins named never by path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "core.h"
+#include "helpers.h"
+#include "plugin.h"
+
+#define TRACE_HEADER(v) "carcassonne-record 1\nvariant tests/variants/" v ".ini\nseed 1\nplayer Red random\nplayer Blue random\n---\n"
+
+typedef struct trace_state {
+    uint32_t hash;
+    int events;
+    int token;
+    int asks;
+    int len;
+    char log[16384];
+} trace_state;
+
+static const trace_state *trace_of(const carc_game *g)
+{
+    for (int i = 0; i < g->rules->nplugins; i++)
+        if (strcmp(g->rules->plugins[i]->name, "trace") == 0)
+            return (const trace_state *)(g->pstate + g->rules->plugins[i]->state_off);
+    fail_msg("no trace plugin");
+    return NULL;
+}
+
+/* The order of one turn (docs/plugin-guide.md): the tile E closes the start
+ * tile's city and Red's knight on it scores at once (BASE-10). */
+static void test_event_order_of_a_turn(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text(TRACE_HEADER("trace-c") "draw base:E\nplace 0,-1 r180\ndeploy follower city@S\nend\n", &r);
+    assert_string_equal(trace_of(g)->log,
+                        "GS TS TD TP OC PH AO AF OC FC FV FS SB SA FR SC SE TE "
+                        "GE SE SE FN SB SA SB SA SE ");
+    assert_int_equal(carc_score(g, 0), 4 + 1); /* the city, and the final point of the trace batch */
+    assert_int_equal(carc_score(g, 1), 1);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* Turn 3: the plugin's own phase asks the next player a question; its
+ * option's apply awards points as its own scoring step. */
+static void test_plugin_phase_asks_another_player(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text(TRACE_HEADER("trace-c")
+                               "draw base:U\nplace 1,0 r0\npass\n"
+                               "draw base:U\nplace 2,0 r0\npass\n"
+                               "draw base:U\nplace 3,0 r0\n",
+                               &r);
+    assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
+    assert_int_equal(carc_decision_player(g), 1); /* Red's turn 3, Blue answers */
+    assert_string_equal(carc_decision_label(g), "trace");
+    assert_int_equal(carc_option_match(g, "trace yes"), 0);
+    assert_int_equal(carc_choose(g, 0), 0);
+    assert_int_equal(carc_score(g, 1), 2);
+    assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
+    assert_string_equal(carc_decision_label(g), "action");
+    assert_int_equal(carc_decision_player(g), 0);
+    /* The trace token is offered on the placed tile, and lands there. */
+    int k = carc_option_match(g, "trace-token 3,0");
+    assert_true(k >= 0);
+    assert_int_equal(carc_choose(g, k), 0);
+    int kind, owner, where, tile, seg, space;
+    assert_int_equal(carc_figure(g, 0, &kind, &owner, &where, &tile, &seg, &space), 0);
+    assert_int_equal(owner, -1);
+    assert_int_equal(where, CARC_AT_TILE);
+    assert_int_equal(tile, carc_tile_index_at(g, 3, 0));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* Options change the game at play time: city-extra raises city values
+ * through feature-value, farmers=no vetoes field deploys. */
+static void test_plugin_options(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text("carcassonne-record 1\nvariant tests/variants/trace-c.ini\nseed 1\n"
+                               "player Red random\nplayer Blue random\noption trace.city-extra=5\noption trace.farmers=no\n---\n"
+                               "draw base:E\nplace 0,-1 r180\n",
+                               &r);
+    assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
+    for (int i = 0; i < carc_option_count(g); i++) {
+        char t[128];
+        carc_option_text(g, i, t, sizeof t);
+        assert_null(strstr(t, "field@"));
+    }
+    assert_true(carc_option_match(g, "deploy follower city@S") >= 0);
+    assert_int_equal(carc_choose(g, carc_option_match(g, "deploy follower city@S")), 0);
+    carc_end_now(g);
+    assert_int_equal(carc_advance(g), CARC_FINISHED);
+    assert_int_equal(carc_score(g, 0), 4 + 5 + 1);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* Plays a game with uniform random choices; records every option text. */
+static carc_game *play(const carc_rules *r, uint64_t seed, char **texts, size_t *len)
+{
+    char err[512];
+    carc_game *g = carc_game_new(r, 3, NULL, seed, err, sizeof err);
+    assert_non_null(g);
+    carc_rng rng;
+    carc_rng_seed(&rng, seed, 99);
+    size_t cap = 1 << 16;
+    *texts = malloc(cap);
+    *len = 0;
+    for (;;) {
+        int st = carc_advance(g);
+        if (st == CARC_FINISHED) break;
+        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            continue;
+        }
+        for (int i = 0; i < carc_option_count(g); i++) {
+            char t[256];
+            int n = carc_option_text(g, i, t, sizeof t);
+            if (*len + (size_t)n + 2 > cap) *texts = realloc(*texts, cap *= 2);
+            memcpy(*texts + *len, t, (size_t)n);
+            *len += (size_t)n;
+            (*texts)[(*len)++] = '|';
+        }
+        carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
+    }
+    return g;
+}
+
+/* The C plugin and the Lua script are the same expansion written twice: the
+ * same options at every decision, the same events, the same scores. */
+static void test_c_and_lua_play_identical_games(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *rc = carc_variant_load("tests/variants/trace-c.ini", NULL, 0, err, sizeof err);
+    if (!rc) fail_msg("%s", err);
+    carc_rules *rl = carc_variant_load("tests/variants/trace-lua.ini", NULL, 0, err, sizeof err);
+    if (!rl) fail_msg("%s", err);
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        char *ta, *tb;
+        size_t la, lb;
+        carc_game *a = play(rc, seed, &ta, &la), *b = play(rl, seed, &tb, &lb);
+        assert_int_equal(la, lb);
+        assert_memory_equal(ta, tb, la);
+        assert_int_equal(carc_events(a), carc_events(b));
+        for (int i = 0; i < carc_events(a); i++)
+            assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+        for (int p = 0; p < 3; p++) assert_int_equal(carc_score(a, p), carc_score(b, p));
+        free(ta);
+        free(tb);
+        carc_game_free(a);
+        carc_game_free(b);
+    }
+    carc_rules_free(rc);
+    carc_rules_free(rl);
+}
+
+/* A clone made mid-game, with plugin and script state, continues exactly as
+ * the original. */
+static void test_clone_with_plugin_and_script_state(void **state)
+{
+    (void)state;
+    const char *variants[] = {"tests/variants/trace-c.ini", "tests/variants/trace-lua.ini"};
+    for (int v = 0; v < 2; v++) {
+        char err[1024];
+        carc_rules *r = carc_variant_load(variants[v], NULL, 0, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err), *c = NULL;
+        carc_rng ra, rb;
+        carc_rng_seed(&ra, 5, 5);
+        for (int moves = 0;; moves++) {
+            if (moves == 77) {
+                c = carc_game_clone(g);
+                rb = ra;
+            }
+            int st = carc_advance(g);
+            if (st == CARC_FINISHED) break;
+            assert_int_not_equal(st, CARC_FAILED);
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
+        }
+        assert_non_null(c);
+        for (;;) {
+            int st = carc_advance(c);
+            if (st == CARC_FINISHED) break;
+            assert_int_not_equal(st, CARC_FAILED);
+            if (st == CARC_NEED_DRAW) carc_draw(c, -1);
+            else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
+        }
+        for (int p = 0; p < 2; p++) assert_int_equal(carc_score(g, p), carc_score(c, p));
+        assert_int_equal(carc_events(g), carc_events(c));
+        assert_memory_equal(g->pstate, c->pstate, r->state_size); /* plugin and script state too */
+        carc_game_free(g);
+        carc_game_free(c);
+        carc_rules_free(r);
+    }
+}
+
+static void write_variant(const char *path, const char *plugins_line)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "[variant]\nname = t\n[tiles]\nsets = base\n[plugins]\n%s\n", plugins_line);
+    fclose(f);
+}
+
+static void expect_load_error(const char *plugins_line, const char *needle)
+{
+    const char *path = "/tmp/carc-test-plugin-variant.ini";
+    write_variant(path, plugins_line);
+    char err[2048];
+    carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
+    if (r) fail_msg("'%s' loaded but should not", plugins_line);
+    if (!strstr(err, needle)) fail_msg("error '%s' does not say '%s'", err, needle);
+    /* Every error names the variant file and its line. */
+    assert_non_null(strstr(err, "carc-test-plugin-variant.ini:6:"));
+}
+
+static void test_abi_mismatch_refused(void **state)
+{
+    (void)state;
+    expect_load_error("load = badabi", "built for carc plugin API version 999");
+}
+
+static void test_missing_entry_point_refused(void **state)
+{
+    (void)state;
+    expect_load_error("load = noentry", "has no entry point 'carc_plugin_entry'");
+}
+
+static void test_unknown_plugin_refused(void **state)
+{
+    (void)state;
+    expect_load_error("load = nosuchplugin", "no plugin named 'nosuchplugin'");
+}
+
+static void test_plugin_given_as_path_refused(void **state)
+{
+    (void)state;
+    expect_load_error("load = ./build/plugins/road-closer.so", "never given as a path");
+}
+
+/* A plugin whose init fails leaves the rules exactly as they were. */
+static void test_failed_init_leaves_no_trace(void **state)
+{
+    (void)state;
+    struct carc_rules *r = calloc(1, sizeof *r), *before = malloc(sizeof *r);
+    rules_init_builtins(r);
+    *before = *r;
+    char err[1024];
+    assert_int_equal(plugin_load(r, "failinit", err, sizeof err), -1);
+    assert_non_null(strstr(err, "failinit: init failed"));
+    assert_memory_equal(r, before, sizeof *r);
+    /* A good plugin still loads after it. */
+    assert_int_equal(plugin_load(r, "trace", err, sizeof err), 0);
+    assert_int_equal(r->nplugins, 1);
+    plugins_unload(r);
+    free(r->types);
+    free(r);
+    free(before);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_event_order_of_a_turn),
+        cmocka_unit_test(test_plugin_phase_asks_another_player),
+        cmocka_unit_test(test_plugin_options),
+        cmocka_unit_test(test_c_and_lua_play_identical_games),
+        cmocka_unit_test(test_clone_with_plugin_and_script_state),
+        cmocka_unit_test(test_abi_mismatch_refused),
+        cmocka_unit_test(test_missing_entry_point_refused),
+        cmocka_unit_test(test_unknown_plugin_refused),
+        cmocka_unit_test(test_plugin_given_as_path_refused),
+        cmocka_unit_test(test_failed_init_leaves_no_trace),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
