@@ -30,7 +30,9 @@ PKG_CFLAGS := $(shell pkg-config --cflags lua5.4 inih 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+# snprintf into bounded buffers truncates on purpose: no format-truncation.
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
+           -Wno-format-truncation
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
            -Ikernel -Icli $(PKG_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
@@ -90,13 +92,14 @@ $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
+	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	        LDFLAGS="-fsanitize=address,undefined" CARC_TEST_GAMES=300 test
 
-bench: $(BUILD)/bench/bench $(CARC)
-	CARC_DATA=$(CURDIR) $(BUILD)/bench/bench
+bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
+	CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/bench/bench
 
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -108,6 +111,7 @@ deps:
 
 # An installed carc finds its data under $(PREFIX)/share/carc.
 install:
+	rm -rf build/install
 	$(MAKE) BUILD=build/install DATADIR=$(PREFIX)/share/carc PLUGINDIR=$(PREFIX)/lib/carc/plugins all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/carc \
 	           $(DESTDIR)$(PREFIX)/share/carc $(DESTDIR)$(PREFIX)/lib/carc/plugins

@@ -119,6 +119,16 @@ int main(int argc, char **argv)
     printf("carc bench (one thread; median of 5 rounds)\n");
     if (!only || strcmp(only, "base") == 0)
         printf("  base, 2 random players        %10.0f games/s\n", games_per_second("base", 2));
+    if (!only || strcmp(only, "dispatch") == 0) {
+        /* The cost of dispatch: the same games with handlers that do nothing
+         * on every event, in C and in Lua. */
+        double base = games_per_second("base", 2);
+        double c = games_per_second("tests/variants/noop-c.ini", 2);
+        double lua = games_per_second("tests/variants/noop-lua.ini", 2);
+        printf("  base + no-op C plugin           %10.0f games/s  (%.3f of base)\n", c, c / base);
+        printf("  base + no-op Lua script         %10.0f games/s  (%.3f of base; Lua/C %.3f)\n", lua, lua / base,
+               lua / c);
+    }
     if (!only || strcmp(only, "placements") == 0)
         printf("  legal-placement generations   %10.0f /s\n", placements_per_second());
     return 0;

@@ -79,9 +79,12 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     lua_host *h = host_of(L);
-    h->budget -= 1000;
+    h->budget -= lua_gethookcount(L);
     if (h->budget < 0) {
+        /* From now on every instruction fails, so a loop that catches the
+         * error with pcall cannot go on. */
         h->out_of_budget = true;
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
         luaL_error(L, "instruction budget exceeded (%d instructions per call): an endless loop?", LUA_HOST_BUDGET);
     }
 }
@@ -121,6 +124,7 @@ static int protected_call(lua_host *h, carc_ctx *ctx, int nargs, int nres)
     if (!prev) { /* a nested call (a handler raised by this script's own call) shares the budget */
         h->budget = LUA_HOST_BUDGET;
         h->out_of_budget = false;
+        set_hook(L);
     }
     int rc = lua_pcall(L, nargs, nres, base);
     h->cur = prev;
@@ -338,7 +342,7 @@ static void kv_key(lua_State *L, int idx, char *out)
 static int kv_index(lua_State *L)
 {
     kv_store *s = kv(L);
-    char key[24];
+    char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
     kv_key(L, 2, key);
     for (int i = 0; i < LUA_STATE_ENTRIES; i++) {
         kv_entry *e = &s->e[i];
@@ -356,7 +360,7 @@ static int kv_index(lua_State *L)
 static int kv_newindex(lua_State *L)
 {
     kv_store *s = kv(L);
-    char key[24];
+    char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
     kv_key(L, 2, key);
     int t = lua_type(L, 3), slot = -1, free_slot = -1;
     if (t != LUA_TNIL && t != LUA_TBOOLEAN && t != LUA_TNUMBER && t != LUA_TSTRING)

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Installs carc into a temporary prefix, builds a plugin out of tree exactly
+# as a fan would (cc -shared -fPIC $(pkg-config --cflags carc) my.c -o my.so),
+# and plays games with it through the installed carc.
+set -u
+pass=0
+fail=0
+check() { # check DESCRIPTION COMMAND...
+    desc=$1
+    shift
+    if "$@" >/tmp/carc-install-test.out 2>&1; then
+        pass=$((pass + 1))
+        echo "ok   $desc"
+    else
+        fail=$((fail + 1))
+        echo "FAIL $desc"
+        sed 's/^/     /' /tmp/carc-install-test.out | head -20
+    fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+check "make install into a fresh prefix" make -s install PREFIX="$prefix"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+check "pkg-config knows carc" pkg-config --exists carc
+
+mkdir -p "$tmp/fan"
+sed -e 's/"road-closer"/"my-rule"/' plugins/road-closer/road_closer.c > "$tmp/fan/my.c"
+check "a plugin builds out of tree with pkg-config" \
+    sh -c "cc -std=c11 -Wall -Wextra -Werror -shared -fPIC \$(pkg-config --cflags carc) '$tmp/fan/my.c' -o '$tmp/fan/my-rule.so'"
+
+cat > "$tmp/fan/my.ini" <<INI
+[variant]
+include = base
+name = my-rule
+title = base game with a fan's plugin
+[plugins]
+load = my-rule
+INI
+CARC_PLUGIN_PATH="$tmp/fan" "$prefix/bin/carc" sim --variant "$tmp/fan/my.ini" --games 50 --seed 2 >"$tmp/out" 2>&1
+check "the installed carc plays with the fan's plugin" grep -q "road-closer" "$tmp/out"
+check "the installed carc finds its own data (variants)" sh -c "'$prefix/bin/carc' variants | grep -q '^base'"
+check "the installed carc finds its installed plugins" \
+    "$prefix/bin/carc" sim --variant house/road-closer --games 5 --seed 1
+check "the headers are installed" test -f "$prefix/include/carc/carc_plugin.h"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
