@@ -111,6 +111,25 @@ static int choose_human(agent *a, carc_game *g)
     }
 }
 
+/* "" (the default, 1000 iterations), ":200ms", ":2s" or ":5000it". */
+static bool parse_budget(agent *a, const char *s)
+{
+    a->iterations = 1000;
+    const char *pl = getenv("CARC_MCTS_PLAYOUT");
+    a->playout_limit = pl ? atol(pl) : 0;
+    if (!*s) return true;
+    if (*s != ':') return false;
+    char *end;
+    double v = strtod(s + 1, &end);
+    if (end == s + 1 || v <= 0) return false;
+    a->iterations = 0;
+    if (strcmp(end, "it") == 0 && v <= 1e9) a->iterations = (long)v;
+    else if (strcmp(end, "ms") == 0) a->seconds = v / 1000.0;
+    else if (strcmp(end, "s") == 0) a->seconds = v;
+    else return false;
+    return true;
+}
+
 agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t errn)
 {
     agent *a = calloc(1, sizeof *a);
@@ -126,8 +145,9 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
     if (strcmp(spec, "random") == 0) a->choose = choose_random;
     else if (strcmp(spec, "greedy") == 0) a->choose = choose_greedy;
     else if (strcmp(spec, "human") == 0) a->choose = choose_human;
+    else if (strncmp(spec, "mcts", 4) == 0 && parse_budget(a, spec + 4)) a->choose = mcts_choose;
     else {
-        snprintf(err, errn, "unknown agent '%s' (known: random, greedy, human)", spec);
+        snprintf(err, errn, "unknown agent '%s' (known: random, greedy, human, mcts[:N ms|s|it])", spec);
         free(a);
         return NULL;
     }
@@ -140,5 +160,7 @@ void agent_list(FILE *f)
 {
     fprintf(f, "  random   picks any option, uniformly\n"
                "  greedy   best immediate score change, with a positional term\n"
-               "  human    you, at the terminal\n");
+               "  human    you, at the terminal\n"
+               "  mcts     Monte Carlo tree search: mcts (1000 iterations a move), mcts:5000it,\n"
+               "           mcts:200ms, mcts:2s (deterministic with an iteration budget)\n");
 }

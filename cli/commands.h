@@ -10,6 +10,9 @@ int cmd_replay(int argc, char **argv);
 int cmd_tiles(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
 int cmd_variant(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* Parses a whole unsigned number; false (and a message) if it is not one. */
 bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out);

@@ -12,6 +12,9 @@ static void usage(FILE *f)
             "commands:\n"
             "  play              play a game at the terminal (default: you against a greedy bot)\n"
             "  sim               simulate many games between bots and print statistics\n"
+            "  tournament        bots against each other, seats rotated, win rates with 95%% intervals\n"
+            "  compare A [B]     the same seeds under two rule sets: which metrics differ, and by how much\n"
+            "  stats merge FILE  the report of a study run in shards (--shard K/N)\n"
             "  replay FILE       replay a game record; print the board and scores\n"
             "  tiles check FILE  validate a tile-set file and summarise it\n"
             "  variants          list the shipped variants\n"
@@ -33,6 +36,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);
     if (strcmp(cmd, "sim") == 0) return cmd_sim(argc - 1, argv + 1);
+    if (strcmp(cmd, "tournament") == 0) return cmd_tournament(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "tiles") == 0) return cmd_tiles(argc - 1, argv + 1);
     if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 1, argv + 1);

@@ -63,6 +63,10 @@ enum carc_status { CARC_NEED_DRAW, CARC_NEED_CHOICE, CARC_FINISHED, CARC_FAILED 
 carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *names,
                          uint64_t seed, char *err, size_t errn);
 carc_game *carc_game_clone(const carc_game *g);
+/* Gives the game new generators for what no player knows: the order of the
+ * pile and plugins' random draws. A search agent calls it on its clones so
+ * that it samples futures instead of seeing the real one. */
+void carc_game_reseed_hidden(carc_game *g, uint64_t seed);
 void carc_game_free(carc_game *g);
 
 /* Runs the game until someone must decide, the game is over, or it failed. */

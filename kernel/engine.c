@@ -162,12 +162,14 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     return g;
 }
 
-#define CLONE_ARRAY(dst, src, field, n)                                       \
+/* Copies the first `used` elements of an array of capacity `cap`: a clone
+ * only pays for what the game has used so far. */
+#define CLONE_ARRAY(dst, src, field, used, cap)                               \
     do {                                                                      \
-        size_t bytes_ = (size_t)(n) * sizeof *(src)->field;                   \
+        size_t bytes_ = (size_t)(cap) * sizeof *(src)->field;                 \
         (dst)->field = malloc(bytes_ ? bytes_ : 1);                           \
         if (!(dst)->field) ok = false;                                        \
-        else if (bytes_) memcpy((dst)->field, (src)->field, bytes_);          \
+        else if (used) memcpy((dst)->field, (src)->field, (size_t)(used) * sizeof *(src)->field); \
     } while (0)
 
 carc_game *carc_game_clone(const carc_game *src)
@@ -178,23 +180,29 @@ carc_game *carc_game_clone(const carc_game *src)
     *g = *src;
     bool ok = true;
     int maxt = r->max_tiles;
-    CLONE_ARRAY(g, src, pile, maxt);
-    CLONE_ARRAY(g, src, aside, maxt);
-    CLONE_ARRAY(g, src, tiles, maxt);
-    CLONE_ARRAY(g, src, cells, src->cell_mask + 1);
-    CLONE_ARRAY(g, src, front, 4 * maxt + 8);
-    CLONE_ARRAY(g, src, nodes, (size_t)maxt * MAX_SEGS);
-    CLONE_ARRAY(g, src, figs, src->cap_figs);
-    CLONE_ARRAY(g, src, tile_stamp, maxt);
-    CLONE_ARRAY(g, src, pstate, r->state_size);
-    CLONE_ARRAY(g, src, opts, src->cap_opts);
-    CLONE_ARRAY(g, src, log, src->cap_log);
-    CLONE_ARRAY(g, src, batch, src->cap_batch);
+    CLONE_ARRAY(g, src, pile, src->npile, maxt);
+    CLONE_ARRAY(g, src, aside, src->naside, maxt);
+    CLONE_ARRAY(g, src, tiles, src->ntiles, maxt);
+    CLONE_ARRAY(g, src, cells, src->cell_mask + 1, src->cell_mask + 1);
+    CLONE_ARRAY(g, src, front, src->nfront, 4 * maxt + 8);
+    CLONE_ARRAY(g, src, nodes, src->nnodes, (size_t)maxt * MAX_SEGS);
+    CLONE_ARRAY(g, src, figs, src->nfigs, src->cap_figs);
+    CLONE_ARRAY(g, src, tile_stamp, src->ntiles, maxt);
+    CLONE_ARRAY(g, src, pstate, r->state_size, r->state_size);
+    CLONE_ARRAY(g, src, opts, src->nopts, src->cap_opts);
+    CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
+    CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
     if (!ok) {
         carc_game_free(g);
         return NULL;
     }
     return g;
+}
+
+void carc_game_reseed_hidden(carc_game *g, uint64_t seed)
+{
+    carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
+    carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
 }
 
 void carc_game_free(carc_game *g)

@@ -1,0 +1,261 @@
+/*
+ * agent_mcts.c - Monte Carlo tree search over the engine's options.
+ *
+ * Each iteration clones the game and gives the clone new generators for what
+ * the player cannot know (carc_game_reseed_hidden: the order of the pile),
+ * so every iteration samples one possible future. The tree has two kinds of
+ * node: decision nodes, whose children are option numbers, and chance nodes,
+ * whose children are the tile types drawn there. When a decision node is
+ * first reached, every option is judged at once by the position it leads to
+ * (score plus what held features would pay, as the greedy agent judges);
+ * that judgement is each child's prior. Selection is UCT from the deciding
+ * player's view, with the prior counted as a few virtual visits and with
+ * progressive widening: only the best-ranked children are open at first,
+ * more as the node is visited, so opponents in the tree answer with moves a
+ * sensible player would consider. Below the tree a short uniformly random
+ * playout runs, then the position is judged (or scored, if the game ended),
+ * and the result for every player is backed up the path.
+ *
+ * The agent sees only options, never rules: it plays every variant and
+ * plugin without special cases. With an iteration budget it is deterministic
+ * for a given seed.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agents.h"
+
+typedef struct mnode {
+    int first_child, next_sibling;
+    int key;            /* option number, or tile type below a chance node */
+    int player;         /* who chose this option (decision children), -1 */
+    bool chance;        /* its own children are draws */
+    bool expanded;      /* every option has a child */
+    int noptions;       /* options of the decision at this node */
+    int visits;
+    double reward;      /* summed reward of `player` */
+    double prior;       /* the position after this option, judged at once */
+    int rank;           /* 0 for the child with the best prior */
+} mnode;
+
+typedef struct tree {
+    mnode *n;
+    int len, cap;
+} tree;
+
+static int node_new(tree *t, int key, int player)
+{
+    if (t->len == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 4096;
+        mnode *nn = realloc(t->n, (size_t)cap * sizeof *nn);
+        if (!nn) return -1;
+        t->n = nn;
+        t->cap = cap;
+    }
+    mnode *m = &t->n[t->len];
+    memset(m, 0, sizeof *m);
+    m->first_child = m->next_sibling = -1;
+    m->key = key;
+    m->player = player;
+    return t->len++;
+}
+
+static int child_with_key(tree *t, int parent, int key)
+{
+    for (int c = t->n[parent].first_child; c >= 0; c = t->n[c].next_sibling)
+        if (t->n[c].key == key) return c;
+    return -1;
+}
+
+static int add_child(tree *t, int parent, int key, int player)
+{
+    int c = node_new(t, key, player);
+    if (c < 0) return -1;
+    t->n[c].next_sibling = t->n[parent].first_child;
+    t->n[parent].first_child = c;
+    return c;
+}
+
+#define UCT_C 0.7
+
+/* The result of a finished game for each player: mostly win (a tie shares
+ * it), a little for the margin so that lost games still teach something. */
+static void rewards(const carc_game *g, double *out)
+{
+    int n = carc_players(g), best = -1000000, winners = 0;
+    for (int p = 0; p < n; p++)
+        if (carc_score(g, p) > best) best = carc_score(g, p);
+    for (int p = 0; p < n; p++) winners += carc_score(g, p) == best;
+    for (int p = 0; p < n; p++) {
+        int other = -1000000;
+        for (int q = 0; q < n; q++)
+            if (q != p && carc_score(g, q) > other) other = carc_score(g, q);
+        double outcome = carc_score(g, p) == best ? 1.0 / winners : 0.0;
+        out[p] = 0.8 * outcome + 0.2 * (0.5 + 0.5 * tanh((carc_score(g, p) - other) / 25.0));
+    }
+}
+
+/* Where the playout stops early, the position is judged as greedy judges
+ * it: each player's score plus what the features they hold would pay if the
+ * game ended now, against the best opponent's. */
+static void estimate(carc_game *g, double *out)
+{
+    int n = carc_players(g), est[CARC_MAX_PLAYERS] = {0};
+    double v[CARC_MAX_PLAYERS];
+    carc_estimate_final(g, est);
+    for (int p = 0; p < n; p++) v[p] = carc_score(g, p) + est[p];
+    for (int p = 0; p < n; p++) {
+        double other = -1e9;
+        for (int q = 0; q < n; q++)
+            if (q != p && v[q] > other) other = v[q];
+        out[p] = 0.5 + 0.5 * tanh((v[p] - other) / 20.0);
+    }
+}
+
+/* A uniformly random playout of at most `limit` decisions (0: to the end;
+ * negative: none). Returns whether the game finished. */
+static bool playout(carc_game *g, carc_rng *rng, long limit)
+{
+    for (long d = 0;; d++) {
+        int st = carc_advance(g);
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else if (st != CARC_NEED_CHOICE) return true;
+        else if (limit != 0 && d >= (limit < 0 ? 0 : limit)) return false;
+        else carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
+    }
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define PRIOR_VISITS 3.0
+#define WIDEN_BASE 3
+
+/* Judges every option of the pending decision and adds them as children,
+ * best first. */
+static int expand(tree *t, int node, carc_game *g)
+{
+    int n = carc_option_count(g), player = carc_decision_player(g);
+    double v[CARC_MAX_PLAYERS];
+    int first = -1, last = -1;
+    for (int o = 0; o < n; o++) {
+        int c = node_new(t, o, player);
+        if (c < 0) return -1;
+        carc_game *h = carc_game_clone(g);
+        if (!h) return -1;
+        carc_choose(h, o);
+        int st = carc_advance(h);
+        if (st == CARC_FINISHED) rewards(h, v);
+        else estimate(h, v);
+        carc_game_free(h);
+        t->n[c].prior = v[player];
+        if (first < 0) first = c;
+        else t->n[last].next_sibling = c;
+        last = c;
+    }
+    /* Rank by prior (ties by option number): widening opens the best first. */
+    for (int c = first; c >= 0; c = t->n[c].next_sibling) {
+        int rank = 0;
+        for (int d = first; d >= 0; d = t->n[d].next_sibling)
+            if (t->n[d].prior > t->n[c].prior || (t->n[d].prior == t->n[c].prior && t->n[d].key < t->n[c].key)) rank++;
+        t->n[c].rank = rank;
+    }
+    t->n[node].first_child = first;
+    t->n[node].expanded = true;
+    t->n[node].noptions = n;
+    return 0;
+}
+
+static int select_child(const tree *t, int parent)
+{
+    const mnode *p = &t->n[parent];
+    int open = WIDEN_BASE + (int)sqrt((double)p->visits);
+    double logn = log((double)p->visits + 1.0), best = -1e18;
+    int pick = -1;
+    for (int c = p->first_child; c >= 0; c = t->n[c].next_sibling) {
+        const mnode *m = &t->n[c];
+        if (m->rank >= open) continue;
+        double q = (m->reward + PRIOR_VISITS * m->prior) / (m->visits + PRIOR_VISITS);
+        double v = q + UCT_C * sqrt(logn / (m->visits + 1.0));
+        if (v > best) {
+            best = v;
+            pick = c;
+        }
+    }
+    return pick;
+}
+
+/* One iteration: down the tree (expanding the first new decision node met),
+ * a short playout, the result back up. */
+static int iterate(agent *a, tree *t, const carc_game *root)
+{
+    carc_game *g = carc_game_clone(root);
+    if (!g) return -1;
+    carc_game_reseed_hidden(g, ((uint64_t)carc_rng_next(&a->rng) << 32) | carc_rng_next(&a->rng));
+    int path[512], depth = 0, node = 0;
+    path[depth++] = 0;
+    while (depth < 511) {
+        int st = carc_advance(g);
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            int type = carc_last_drawn(g);
+            t->n[node].chance = true;
+            int c = child_with_key(t, node, type);
+            if (c < 0 && (c = add_child(t, node, type, -1)) < 0) break;
+            node = c;
+            path[depth++] = node;
+            continue;
+        }
+        if (st != CARC_NEED_CHOICE) break;
+        mnode *m = &t->n[node];
+        int n = carc_option_count(g);
+        if (m->chance || (m->expanded && m->noptions != n)) break; /* the game took another turn here: stop */
+        bool fresh = !m->expanded;
+        if (fresh && expand(t, node, g) < 0) break;
+        int c = select_child(t, node);
+        if (c < 0 || carc_choose(g, t->n[c].key) < 0) break;
+        node = c;
+        path[depth++] = node;
+        if (fresh) break;
+    }
+    double r[CARC_MAX_PLAYERS];
+    if (playout(g, &a->rng, a->playout_limit)) rewards(g, r);
+    else estimate(g, r);
+    for (int i = 0; i < depth; i++) {
+        mnode *m = &t->n[path[i]];
+        m->visits++;
+        if (m->player >= 0) m->reward += r[m->player];
+    }
+    carc_game_free(g);
+    return 0;
+}
+
+int mcts_choose(agent *a, carc_game *g)
+{
+    int n = carc_option_count(g);
+    if (n == 1) return 0;
+    tree t = {0};
+    node_new(&t, -1, -1);
+    double deadline = a->seconds > 0 ? now() + a->seconds : 0;
+    for (long it = 0;; it++) {
+        if (a->iterations > 0 && it >= a->iterations) break;
+        if (deadline > 0 && (it & 15) == 0 && now() >= deadline) break;
+        if (iterate(a, &t, g) < 0) break;
+    }
+    /* The most visited option; ties to the lower number. */
+    int best = 0, visits = -1;
+    for (int c = t.n[0].first_child; c >= 0; c = t.n[c].next_sibling)
+        if (t.n[c].visits > visits || (t.n[c].visits == visits && t.n[c].key < best)) {
+            visits = t.n[c].visits;
+            best = t.n[c].key;
+        }
+    free(t.n);
+    return best;
+}

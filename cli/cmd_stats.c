@@ -1,0 +1,73 @@
+/* cmd_stats.c - carc stats merge: the report of a study run in shards. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report.h"
+#include "study.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: carc stats merge [--json|--csv] FILE...\n\n"
+               "Reads the JSON lines that 'carc sim|tournament|compare --shard K/N' wrote and\n"
+               "prints the report of the whole study, as if it had run in one piece.\n");
+}
+
+/* Every game of the study once: no number twice, none missing. */
+static int check_complete(const study *s, const char *side)
+{
+    for (int i = 0; i < s->nresults; i++) {
+        if (i > 0 && s->results[i].index == s->results[i - 1].index) {
+            fprintf(stderr, "carc stats merge: game %d%s%s appears twice (a shard merged twice?)\n",
+                    s->results[i].index, *side ? " of side " : "", side);
+            return -1;
+        }
+    }
+    if (s->games && s->nresults != s->games)
+        fprintf(stderr, "carc stats merge: warning: %d of the study's %d games%s%s (shards missing?)\n", s->nresults,
+                s->games, *side ? " on side " : "", side);
+    return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "merge") != 0) {
+        fprintf(stderr, "carc stats: unknown subcommand '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    static study a, b;
+    study_init(&a);
+    study_init(&b);
+    char kind[32] = "", err[1024];
+    int format = REPORT_TABLE, files = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) format = REPORT_JSON;
+        else if (strcmp(argv[i], "--csv") == 0) format = REPORT_CSV;
+        else if (study_read_jsonl(argv[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
+            fprintf(stderr, "carc stats merge: %s\n", err);
+            return 1;
+        } else files++;
+    }
+    int rc = 0;
+    if (!files || !a.nresults) {
+        fprintf(stderr, "carc stats merge: no game in the files\n");
+        rc = 1;
+    } else if (check_complete(&a, strcmp(kind, "compare") == 0 ? "A" : "") < 0 ||
+               (b.nresults && check_complete(&b, "B") < 0)) {
+        rc = 1;
+    } else if (strcmp(kind, "compare") == 0) {
+        report_compare(&a, &b, stdout, format);
+    } else if (strcmp(kind, "tournament") == 0) {
+        report_tournament(&a, stdout, format == REPORT_JSON);
+    } else {
+        report_sim(&a, stdout, format == REPORT_JSON);
+    }
+    study_free(&a);
+    study_free(&b);
+    return rc;
+}

@@ -1,0 +1,128 @@
+/* study_args.c - the flags sim, tournament and compare share. */
+#include "study_args.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agents.h"
+#include "commands.h"
+
+void study_args_usage(FILE *f)
+{
+    fprintf(f, "  --variant NAME       variant name or file (default base)\n"
+               "  --games N            games to play (default 100)\n"
+               "  --players A,B[,...]  agents (default random,random); see below\n"
+               "  --seed S             study seed: game i uses a seed derived from S and i (default 1)\n"
+               "  --jobs J             threads (default 1); results do not depend on it\n"
+               "  --option KEY=VALUE   a rule option for this run (repeatable)\n"
+               "  --records DIR        keep every game's record in DIR\n"
+               "  --shard K/N          play only games i with i mod N = K-1 and print them as JSON\n"
+               "                       lines for 'carc stats merge' (with --out FILE: into FILE)\n"
+               "  --json               the report as one JSON object\n"
+               "agents:\n");
+    agent_list(f);
+}
+
+static bool parse_shard(const char *cmd, const char *v, study *s)
+{
+    int k, n;
+    char tail;
+    if (!v || sscanf(v, "%d/%d%c", &k, &n, &tail) != 2 || n < 1 || k < 1 || k > n) {
+        fprintf(stderr, "carc %s: --shard expects K/N with 1 <= K <= N, not '%s'\n", cmd, v ? v : "");
+        return false;
+    }
+    s->shard_k = k;
+    s->shard_n = n;
+    return true;
+}
+
+int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_flags *fl, int *i)
+{
+    const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (strcmp(a, "--json") == 0) {
+        fl->json = true;
+        return 1;
+    }
+    if (strcmp(a, "--csv") == 0) {
+        fl->csv = true;
+        return 1;
+    }
+    bool takes = strcmp(a, "--variant") == 0 || strcmp(a, "--games") == 0 || strcmp(a, "--players") == 0 ||
+                 strcmp(a, "--seed") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--option") == 0 ||
+                 strcmp(a, "--records") == 0 || strcmp(a, "--shard") == 0 || strcmp(a, "--out") == 0;
+    if (!takes) return 0;
+    if (!v) {
+        fprintf(stderr, "carc %s: %s needs a value\n", cmd, a);
+        return -1;
+    }
+    (*i)++;
+    if (strcmp(a, "--variant") == 0) {
+        snprintf(s->variant, sizeof s->variant, "%s", v);
+    } else if (strcmp(a, "--games") == 0) {
+        if (!arg_int(cmd, a, v, 1, 100000000, &s->games)) return -1;
+    } else if (strcmp(a, "--players") == 0) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", v);
+        char *parts[CARC_MAX_PLAYERS + 1];
+        int n = arg_split(buf, parts, CARC_MAX_PLAYERS);
+        if (n < 1) {
+            fprintf(stderr, "carc %s: --players expects 1 to %d agents separated by commas\n", cmd, CARC_MAX_PLAYERS);
+            return -1;
+        }
+        for (int p = 0; p < n; p++) {
+            char err[256];
+            agent *ag = agent_create(parts[p], 0, p, err, sizeof err);
+            if (!ag) {
+                fprintf(stderr, "carc %s: %s\n", cmd, err);
+                return -1;
+            }
+            agent_free(ag);
+            snprintf(s->agents[p], sizeof s->agents[p], "%s", parts[p]);
+        }
+        s->nagents = s->nplayers = n;
+    } else if (strcmp(a, "--seed") == 0) {
+        if (!arg_u64(cmd, a, v, &s->seed)) return -1;
+    } else if (strcmp(a, "--jobs") == 0) {
+        if (!arg_int(cmd, a, v, 1, 256, &s->jobs)) return -1;
+    } else if (strcmp(a, "--option") == 0) {
+        if (s->noverrides == 32 || !strchr(v, '=')) {
+            fprintf(stderr, "carc %s: --option expects KEY=VALUE (at most 32)\n", cmd);
+            return -1;
+        }
+        snprintf(s->overrides[s->noverrides++], sizeof s->overrides[0], "%s", v);
+    } else if (strcmp(a, "--records") == 0) {
+        if (mkdir(v, 0755) != 0 && access(v, W_OK) != 0) {
+            fprintf(stderr, "carc %s: cannot create the records directory %s\n", cmd, v);
+            return -1;
+        }
+        s->records_dir = v;
+    } else if (strcmp(a, "--shard") == 0) {
+        if (!parse_shard(cmd, v, s)) return -1;
+        fl->sharded = true;
+    } else if (strcmp(a, "--out") == 0) {
+        fl->out = v;
+    }
+    return 1;
+}
+
+void study_defaults(study *s)
+{
+    study_init(s);
+    snprintf(s->variant, sizeof s->variant, "base");
+    s->games = 100;
+    s->seed = 1;
+    s->nagents = s->nplayers = 2;
+    snprintf(s->agents[0], sizeof s->agents[0], "random");
+    snprintf(s->agents[1], sizeof s->agents[1], "random");
+    s->progress = true;
+}
+
+FILE *study_out(const char *cmd, const study_flags *fl)
+{
+    if (!fl->out) return stdout;
+    FILE *f = fopen(fl->out, "w");
+    if (!f) fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl->out);
+    return f;
+}

@@ -1,0 +1,22 @@
+/* study_args.h - the flags sim, tournament and compare share. */
+#ifndef CARC_STUDY_ARGS_H
+#define CARC_STUDY_ARGS_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "study.h"
+
+typedef struct study_flags {
+    bool json, csv, sharded;
+    const char *out;
+} study_flags;
+
+/* Defaults: variant base, 100 games, random,random, seed 1, 1 job. */
+void study_defaults(study *s);
+/* Parses argv[*i] (and its value): 1 when it was a shared flag, 0 when it is
+ * not one, -1 on a bad value (message printed). */
+int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_flags *fl, int *i);
+void study_args_usage(FILE *f);
+/* Where shard lines go: --out FILE or stdout; NULL (message printed) if it cannot be opened. */
+FILE *study_out(const char *cmd, const study_flags *fl);
+#endif
