@@ -152,6 +152,9 @@ struct carc_ctx {
 
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
+/* Calls of one phase in a row (see carc_advance). */
+#define PHASE_MAX_STEPS 100000
+
 /* Phase return values. */
 enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
 

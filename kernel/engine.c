@@ -199,8 +199,16 @@ carc_game *carc_game_clone(const carc_game *src)
     return g;
 }
 
+static int cmp_int16(const void *a, const void *b)
+{
+    return *(const int16_t *)a - *(const int16_t *)b;
+}
+
 void carc_game_reseed_hidden(carc_game *g, uint64_t seed)
 {
+    /* Which tiles are left is known; their order is not. Sorting the pile
+     * first makes the sampled futures depend on the seed and that set alone. */
+    qsort(g->pile, (size_t)g->npile, sizeof *g->pile, cmp_int16);
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
 }
@@ -243,6 +251,16 @@ int carc_advance(carc_game *g)
             g->phase = 0;
         }
         const phase_def *ph = &list[g->phase];
+        /* No phase needs this many calls in a row (the draw phase makes one a
+         * tile, and a game has at most MAX_TILES): one that keeps asking to
+         * run again, or handlers that put every drawn tile back, would hang
+         * the game. */
+        if (g->phase_step > PHASE_MAX_STEPS) {
+            const plugin_slot *ps = owner_slot(g, ph->owner);
+            game_fail(g, "%s: phase %s ran %d times without a decision", ps ? ps->name : "kernel", ph->name,
+                      PHASE_MAX_STEPS);
+            return CARC_FAILED;
+        }
         struct carc_ctx ctx = GAME_CTX(g, ph->owner, ph->user);
         int rc = ph->fn(&ctx, g->phase_step++);
         if (g->failed) return CARC_FAILED;

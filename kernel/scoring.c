@@ -55,6 +55,11 @@ static void award_land(carc_game *g, carc_award a)
     e.award = &a;
     dispatch(g, CARC_EV_SCORE_BEFORE, &e);
     if (g->failed) return;
+    if (a.player < 0 || a.player >= g->nplayers || a.reason < 0 || a.reason >= g->rules->nreasons) {
+        game_fail(g, "a score-before handler changed an award to player %d, reason %d: no such player or reason",
+                  a.player, a.reason);
+        return;
+    }
     g->score[a.player] += a.points;
     log_award(g, &a);
     e.award = &a;

@@ -87,10 +87,6 @@ static int kernel_format(const carc_game *g, const carc_option *o, char *buf, si
     case KOPT_DEPLOY: {
         char seg[64];
         carc_segment_name(g, o->tile, o->seg, seg, sizeof seg);
-        if (o->arg[1]) {
-            const placed *p = &g->tiles[o->tile];
-            return snprintf(buf, n, "deploy %s %s at %d,%d", g->rules->figkinds[o->arg[0]].name, seg, p->x, p->y);
-        }
         return snprintf(buf, n, "deploy %s %s", g->rules->figkinds[o->arg[0]].name, seg);
     }
     case KOPT_PASS:

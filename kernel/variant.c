@@ -1,6 +1,7 @@
 /* variant.c - variant INI files (docs/variants.md): tile sets, count
  * overrides, plugins, scripts, options, and includes. */
 #include <ini.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,8 +273,25 @@ static int build(struct carc_rules *r, const variant_spec *v, const char *const 
     return plugins_ready(r, err, errn);
 }
 
+static carc_rules *variant_load_locked(const char *name_or_path, const char *const *overrides, int noverrides,
+                                       char *err, size_t errn);
+
+/* Loading runs plugins' init functions, which set their static API pointer
+ * and ids: the same values every time, but threads (sim --jobs) must not
+ * write them at once. */
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
 carc_rules *carc_variant_load(const char *name_or_path, const char *const *overrides, int noverrides,
                               char *err, size_t errn)
+{
+    pthread_mutex_lock(&load_lock);
+    carc_rules *r = variant_load_locked(name_or_path, overrides, noverrides, err, errn);
+    pthread_mutex_unlock(&load_lock);
+    return r;
+}
+
+static carc_rules *variant_load_locked(const char *name_or_path, const char *const *overrides, int noverrides,
+                                       char *err, size_t errn)
 {
     variant_spec *v = calloc(1, sizeof *v);
     struct carc_rules *r = rules_alloc();

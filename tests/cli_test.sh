@@ -237,7 +237,7 @@ implied=$(awk '
         for (p = 1; p <= seats; p++) printf "%.6f/%.4f ", win[p] / games, sum[p] / games
     }' "$T/replayed")
 reported=$(tr '{' '\n' <"$T/sim-records.json" |
-    sed -n 's/.*"win_rate": \([0-9.]*\), "mean_score": \([0-9.-]*\).*/\1\/\2/p' | tr '\n' ' ')
+    sed -n 's/.*"win_rate": \([0-9.]*\),.*"mean_score": \([0-9.-]*\),.*/\1\/\2/p' | tr '\n' ' ')
 if [ -n "$reported" ] && [ "$implied" = "$reported" ]; then
     pass "the replayed sim records give the win rates and mean scores sim reported ($reported)"
 else

@@ -39,7 +39,7 @@ title = base game with a fan's plugin
 load = my-rule
 INI
 CARC_PLUGIN_PATH="$tmp/fan" "$prefix/bin/carc" sim --variant "$tmp/fan/my.ini" --games 50 --seed 2 >"$tmp/out" 2>&1
-check "the installed carc plays with the fan's plugin" grep -q "road-closer" "$tmp/out"
+check "the installed carc plays with the fan's plugin" grep -q "my-rule" "$tmp/out"
 check "the installed carc finds its own data (variants)" sh -c "'$prefix/bin/carc' variants | grep -q '^base'"
 check "the installed carc finds its installed plugins" \
     "$prefix/bin/carc" sim --variant house/road-closer --games 5 --seed 1

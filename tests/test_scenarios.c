@@ -1,6 +1,6 @@
 /*
  * test_scenarios.c - replays every record under tests/scenarios/ and checks
- * what its "#!" lines expect (docs/testing.md):
+ * what its "#!" lines expect (docs/records.md):
  *
  *   #! rule BASE-16              the rule(s) the scenario tests (required)
  *   #! expect NAME SCORE         the player's final score

@@ -1,0 +1,131 @@
+/* test_mcts.c - the search agent plays every shipped variant through its
+ * options alone (every game it plays finishes and its record replays), and
+ * with an iteration budget it is deterministic for a seed. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "agents.h"
+#include "helpers.h"
+
+/* Plays one game, mcts against random, writing the record; returns it. */
+static carc_game *play(const carc_rules *r, const char *variant, const char *spec, uint64_t seed,
+                       carc_record_writer *w)
+{
+    char err[1024];
+    const char *names[] = {"A", "B"}, *agents[] = {spec, "random"};
+    carc_game *g = carc_game_new(r, 2, names, seed, err, sizeof err);
+    if (!g) fail_msg("%s: %s", variant, err);
+    agent *ag[2] = {agent_create(spec, seed, 0, err, sizeof err), agent_create("random", seed, 1, err, sizeof err)};
+    assert_non_null(ag[0]);
+    carc_writer_begin(w, variant, seed, 2, names, agents, NULL, 0);
+    char text[512];
+    for (;;) {
+        int st = carc_advance(g);
+        if (st == CARC_FINISHED) break;
+        if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
+        } else {
+            agent *a = ag[carc_decision_player(g)];
+            int k = a->choose(a, g);
+            assert_true(k >= 0 && k < carc_option_count(g));
+            carc_option_text(g, k, text, sizeof text);
+            assert_int_equal(carc_choose(g, k), 0);
+        }
+        carc_writer_line(w, text);
+    }
+    agent_free(ag[0]);
+    agent_free(ag[1]);
+    return g;
+}
+
+static void each_variant(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".ini") != 0) continue;
+        char name[256], err[2048];
+        snprintf(name, sizeof name, "%s%.*s", prefix, (int)(l - 4), e->d_name);
+        carc_rules *r = carc_variant_load(name, NULL, 0, err, sizeof err);
+        if (!r) fail_msg("shipped variant %s does not load: %s", name, err);
+        carc_record_writer w;
+        carc_game *g = play(r, name, "mcts:12it", 5, &w);
+        /* Its record replays to the same end. */
+        carc_record rec;
+        assert_int_equal(carc_record_parse(name, w.buf, w.len, &rec, err, sizeof err), 0);
+        carc_game *h = NULL;
+        if (carc_replay(&rec, r, &h, err, sizeof err) < 0) fail_msg("%s: %s", name, err);
+        assert_true(carc_is_finished(h));
+        for (int p = 0; p < 2; p++) assert_int_equal(carc_score(g, p), carc_score(h, p));
+        printf("mcts played %s: %d - %d\n", name, carc_score(g, 0), carc_score(g, 1));
+        carc_game_free(h);
+        carc_record_free(&rec);
+        carc_writer_free(&w);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+    closedir(d);
+}
+
+static void test_mcts_plays_every_shipped_variant(void **state)
+{
+    (void)state;
+    each_variant("variants", "");
+    each_variant("variants/house", "house/");
+}
+
+static void test_mcts_deterministic_with_iteration_budget(void **state)
+{
+    (void)state;
+    char err[512];
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    carc_record_writer w1, w2;
+    carc_game *a = play(r, "base", "mcts:40it", 21, &w1), *b = play(r, "base", "mcts:40it", 21, &w2);
+    assert_int_equal(w1.len, w2.len);
+    assert_memory_equal(w1.buf, w2.buf, w1.len);
+    assert_int_equal(carc_score(a, 0), carc_score(b, 0));
+    carc_writer_free(&w1);
+    carc_writer_free(&w2);
+    carc_game_free(a);
+    carc_game_free(b);
+    carc_rules_free(r);
+}
+
+/* The agent must not see the real pile: two games that differ only in the
+ * order of the tiles still to come make the same first decision. */
+static void test_mcts_does_not_see_the_pile(void **state)
+{
+    (void)state;
+    char err[512];
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    int first[2];
+    for (int k = 0; k < 2; k++) {
+        carc_game *g = carc_game_new(r, 2, NULL, 100 + (uint64_t)k, err, sizeof err);
+        assert_int_equal(carc_advance(g), CARC_NEED_DRAW);
+        carc_draw(g, carc_tile_type_find(r, "base:U"));
+        assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
+        agent *a = agent_create("mcts:200it", 1, 0, err, sizeof err); /* the same agent stream */
+        first[k] = a->choose(a, g);
+        agent_free(a);
+        carc_game_free(g);
+    }
+    assert_int_equal(first[0], first[1]);
+    carc_rules_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mcts_plays_every_shipped_variant),
+        cmocka_unit_test(test_mcts_deterministic_with_iteration_budget),
+        cmocka_unit_test(test_mcts_does_not_see_the_pile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
