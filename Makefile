@@ -94,6 +94,11 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
+# The HTML replay page of carc render in headless chromium (Debian's package).
+.PHONY: test-browser
+test-browser: all
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/browser_test.sh
+
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	        LDFLAGS="-fsanitize=address,undefined" CARC_TEST_GAMES=300 test

@@ -7,6 +7,7 @@
 
 #include "agents.h"
 #include "carc.h"
+#include "render.h"
 
 static double now(void)
 {
@@ -45,8 +46,7 @@ static void play_random(const carc_rules *r, int players, uint64_t seed)
     carc_game_free(g);
 }
 
-/* Games per second: the median of five rounds of about 0.4 s each. */
-static double games_per_second(const char *variant, int players)
+static carc_rules *load(const char *variant)
 {
     char err[1024];
     carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
@@ -54,22 +54,61 @@ static double games_per_second(const char *variant, int players)
         fprintf(stderr, "bench: %s\n", err);
         exit(1);
     }
-    for (int i = 0; i < 50; i++) play_random(r, players, 1000 + (uint64_t)i); /* warm up */
+    return r;
+}
+
+/* Games per second in one round of about `secs` seconds. */
+static double round_rate(const carc_rules *r, int players, uint64_t *seed, double secs)
+{
+    int n = 0;
+    double t0 = now(), t;
+    do {
+        for (int i = 0; i < 20; i++) play_random(r, players, (*seed)++);
+        n += 20;
+        t = now() - t0;
+    } while (t < secs);
+    return n / t;
+}
+
+static double median5(double *x)
+{
+    qsort(x, 5, sizeof x[0], cmp_double);
+    return x[2];
+}
+
+/* Games per second: the median of five rounds of about 0.4 s each. */
+static double games_per_second(const char *variant, int players)
+{
+    carc_rules *r = load(variant);
+    uint64_t seed = 1000;
+    round_rate(r, players, &seed, 0.1); /* warm up */
     double rates[5];
-    uint64_t seed = 1;
-    for (int k = 0; k < 5; k++) {
-        int n = 0;
-        double t0 = now(), t;
-        do {
-            for (int i = 0; i < 50; i++) play_random(r, players, seed++);
-            n += 50;
-            t = now() - t0;
-        } while (t < 0.4);
-        rates[k] = n / t;
-    }
+    seed = 1;
+    for (int k = 0; k < 5; k++) rates[k] = round_rate(r, players, &seed, 0.4);
     carc_rules_free(r);
-    qsort(rates, 5, sizeof rates[0], cmp_double);
-    return rates[2];
+    return median5(rates);
+}
+
+/* Variant B against variant A in alternating rounds on the same seeds: the
+ * median of the per-round ratios B/A, which holds when the machine's speed
+ * drifts. *rate_b gets B's median rate. */
+static double ratio_to(const char *a, const char *b, double *rate_b)
+{
+    carc_rules *ra = load(a), *rb = load(b);
+    double ratio[5], rates[5];
+    uint64_t warm = 1000;
+    round_rate(ra, 2, &warm, 0.1);
+    round_rate(rb, 2, &warm, 0.1);
+    for (int k = 0; k < 5; k++) {
+        uint64_t sa = 1 + 100000 * (uint64_t)k, sb = sa;
+        double x = round_rate(ra, 2, &sa, 0.3), y = round_rate(rb, 2, &sb, 0.3);
+        ratio[k] = y / x;
+        rates[k] = y;
+    }
+    carc_rules_free(ra);
+    carc_rules_free(rb);
+    *rate_b = median5(rates);
+    return median5(ratio);
 }
 
 /* Legal-placement generations per second on the positions of real games:
@@ -113,6 +152,44 @@ static double placements_per_second(void)
     return rates[2];
 }
 
+/* SVG renders per second of a finished 72-tile base game: the view of the
+ * game and the whole picture, written to /dev/null. */
+static double renders_per_second(void)
+{
+    char err[1024];
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    carc_game *g = r ? carc_game_new(r, 2, NULL, 1, err, sizeof err) : NULL;
+    FILE *sink = fopen("/dev/null", "w");
+    if (!g || !sink) {
+        fprintf(stderr, "bench: %s\n", g ? "cannot open /dev/null" : err);
+        exit(1);
+    }
+    carc_rng rng;
+    carc_rng_seed(&rng, 1, CARC_STREAM_AGENT);
+    for (int st; (st = carc_advance(g)) != CARC_FINISHED && st != CARC_FAILED;) {
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
+    }
+    double rates[5];
+    for (int k = 0; k < 5; k++) {
+        int n = 0;
+        double t0 = now(), t;
+        do {
+            view v;
+            if (view_of_game(&v, g) == 0) render_svg(sink, &v);
+            view_free(&v);
+            n++;
+            t = now() - t0;
+        } while (t < 0.3);
+        rates[k] = n / t;
+    }
+    fclose(sink);
+    carc_game_free(g);
+    carc_rules_free(r);
+    qsort(rates, 5, sizeof rates[0], cmp_double);
+    return rates[2];
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
@@ -122,14 +199,29 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "dispatch") == 0) {
         /* The cost of dispatch: the same games with handlers that do nothing
          * on every event, in C and in Lua. */
-        double base = games_per_second("base", 2);
-        double c = games_per_second("tests/variants/noop-c.ini", 2);
-        double lua = games_per_second("tests/variants/noop-lua.ini", 2);
-        printf("  base + no-op C plugin           %10.0f games/s  (%.3f of base)\n", c, c / base);
-        printf("  base + no-op Lua script         %10.0f games/s  (%.3f of base; Lua/C %.3f)\n", lua, lua / base,
-               lua / c);
+        double c, lua;
+        double rc = ratio_to("base", "tests/variants/noop-c.ini", &c);
+        double rl = ratio_to("base", "tests/variants/noop-lua.ini", &lua);
+        printf("  base + no-op C plugin           %10.0f games/s  (%.3f of base)\n", c, rc);
+        printf("  base + no-op Lua script         %10.0f games/s  (%.3f of base; Lua/C %.3f)\n", lua, rl, rl / rc);
+    }
+    if (!only || strcmp(only, "variants") == 0) {
+        /* The shipped expansions, 2 random players. */
+        static const char *const variants[] = {"ark", "robbers", "princess-dragon", "fairy", "all-expansions"};
+        for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/variants/%s.ini", carc_data_dir(), variants[i]);
+            FILE *f = fopen(path, "r");
+            if (!f) continue;
+            fclose(f);
+            printf("  %-31s %10.0f games/s\n", variants[i], games_per_second(variants[i], 2));
+        }
     }
     if (!only || strcmp(only, "placements") == 0)
         printf("  legal-placement generations   %10.0f /s\n", placements_per_second());
+    if (!only || strcmp(only, "render") == 0) {
+        double rps = renders_per_second();
+        printf("  SVG renders, finished base game %8.0f /s  (%.2f ms each)\n", rps, 1000.0 / rps);
+    }
     return 0;
 }

@@ -81,6 +81,9 @@ static int add_child(tree *t, int parent, int key, int player)
 
 #define UCT_C 0.7
 
+/* Tunable by environment for experiments (documented in docs/house-rules.md). */
+static double est_weight = 0.5, supply_weight = 0.25;
+
 /* The result of a finished game for each player: mostly win (a tie shares
  * it), a little for the margin so that lost games still teach something. */
 static void rewards(const carc_game *g, double *out)
@@ -99,14 +102,16 @@ static void rewards(const carc_game *g, double *out)
 }
 
 /* Where the playout stops early, the position is judged as greedy judges
- * it: each player's score plus what the features they hold would pay if the
- * game ended now, against the best opponent's. */
+ * it: each player's score, half of what the features they hold would pay if
+ * the game ended now (not all of them will be completed), and a little for
+ * each follower still in hand; then against the best opponent's. */
 static void estimate(carc_game *g, double *out)
 {
     int n = carc_players(g), est[CARC_MAX_PLAYERS] = {0};
     double v[CARC_MAX_PLAYERS];
     carc_estimate_final(g, est);
-    for (int p = 0; p < n; p++) v[p] = carc_score(g, p) + est[p];
+    for (int p = 0; p < n; p++)
+        v[p] = carc_score(g, p) + est_weight * est[p] + supply_weight * carc_supply(g, p, "follower");
     for (int p = 0; p < n; p++) {
         double other = -1e9;
         for (int q = 0; q < n; q++)
@@ -138,24 +143,44 @@ static double now(void)
 #define PRIOR_VISITS 3.0
 #define WIDEN_BASE 3
 
+/* The judgement of option o for its player. With `deep`, when the same
+ * player decides again before anything else happens (deploy after place),
+ * the best of those follow-ups: what greedy weighs. */
+static double judge(carc_game *g, int o, int player, bool deep)
+{
+    double v[CARC_MAX_PLAYERS];
+    carc_game *h = carc_game_clone(g);
+    if (!h) return 0;
+    carc_choose(h, o);
+    int st = carc_advance(h);
+    double best;
+    if (st == CARC_FINISHED) {
+        rewards(h, v);
+        best = v[player];
+    } else if (deep && st == CARC_NEED_CHOICE && carc_decision_player(h) == player) {
+        best = -1;
+        for (int k = 0; k < carc_option_count(h); k++) {
+            double w = judge(h, k, player, false);
+            if (w > best) best = w;
+        }
+    } else {
+        estimate(h, v);
+        best = v[player];
+    }
+    carc_game_free(h);
+    return best;
+}
+
 /* Judges every option of the pending decision and adds them as children,
  * best first. */
-static int expand(tree *t, int node, carc_game *g)
+static int expand(tree *t, int node, carc_game *g, bool deep)
 {
     int n = carc_option_count(g), player = carc_decision_player(g);
-    double v[CARC_MAX_PLAYERS];
     int first = -1, last = -1;
     for (int o = 0; o < n; o++) {
         int c = node_new(t, o, player);
         if (c < 0) return -1;
-        carc_game *h = carc_game_clone(g);
-        if (!h) return -1;
-        carc_choose(h, o);
-        int st = carc_advance(h);
-        if (st == CARC_FINISHED) rewards(h, v);
-        else estimate(h, v);
-        carc_game_free(h);
-        t->n[c].prior = v[player];
+        t->n[c].prior = judge(g, o, player, deep);
         if (first < 0) first = c;
         else t->n[last].next_sibling = c;
         last = c;
@@ -218,7 +243,9 @@ static int iterate(agent *a, tree *t, const carc_game *root)
         int n = carc_option_count(g);
         if (m->chance || (m->expanded && m->noptions != n)) break; /* the game took another turn here: stop */
         bool fresh = !m->expanded;
-        if (fresh && expand(t, node, g) < 0) break;
+        /* The root's options are judged with their follow-ups (its few
+         * hundred extra judgements are paid once); deeper nodes, once each. */
+        if (fresh && expand(t, node, g, node == 0) < 0) break;
         int c = select_child(t, node);
         if (c < 0 || carc_choose(g, t->n[c].key) < 0) break;
         node = c;

@@ -7,6 +7,7 @@
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 int cmd_tiles(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
 int cmd_variant(int argc, char **argv);

@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "  compare A [B]     the same seeds under two rule sets: which metrics differ, and by how much\n"
             "  stats merge FILE  the report of a study run in shards (--shard K/N)\n"
             "  replay FILE       replay a game record; print the board and scores\n"
+            "  render FILE       draw a game record: an SVG board or an HTML replay page\n"
             "  tiles check FILE  validate a tile-set file and summarise it\n"
             "  variants          list the shipped variants\n"
             "  variant show NAME print a variant's resolved configuration\n"
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);
     if (strcmp(cmd, "tiles") == 0) return cmd_tiles(argc - 1, argv + 1);
     if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 1, argv + 1);
     if (strcmp(cmd, "variant") == 0) return cmd_variant(argc - 1, argv + 1);

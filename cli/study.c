@@ -449,7 +449,7 @@ int study_read_jsonl(const char *path, study *a, study *b, char *kind, size_t ki
         }
     }
     fclose(f);
-    qsort(a->results, (size_t)a->nresults, sizeof *a->results, by_index);
-    qsort(b->results, (size_t)b->nresults, sizeof *b->results, by_index);
+    if (a->nresults) qsort(a->results, (size_t)a->nresults, sizeof *a->results, by_index);
+    if (b->nresults) qsort(b->results, (size_t)b->nresults, sizeof *b->results, by_index);
     return 0;
 }

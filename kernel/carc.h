@@ -140,4 +140,28 @@ int carc_event_by_name(const char *name);
  * positional estimate for bots; it changes nothing. */
 void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS]);
 
+/* ---- read-only queries for drawing a game (query.c) ------------------------ */
+
+/* Counts and names of the rules' registries: segment kinds, segment marks,
+ * tile marks, figure kinds. A name out of range is "?". */
+int carc_kinds(const carc_rules *r);
+int carc_marks(const carc_rules *r);
+const char *carc_mark_name(const carc_rules *r, int mark);
+int carc_tile_marks(const carc_rules *r);
+const char *carc_tile_mark_name(const carc_rules *r, int tile_mark);
+int carc_figure_kinds(const carc_rules *r);
+
+/* A tile type as its file describes it (unrotated, tile ports): its
+ * segments, each one's kind, ports (12-bit mask, bit p = port p; 0 for
+ * inner) and the count of a mark on it; whether the type has a tile mark.
+ * -1 (or 0 for masks and counts) when an index is out of range. */
+int carc_type_segments(const carc_rules *r, int type);
+int carc_type_segment_kind(const carc_rules *r, int type, int seg);
+unsigned carc_type_segment_ports(const carc_rules *r, int type, int seg);
+int carc_type_segment_marks(const carc_rules *r, int type, int seg, int mark);
+int carc_type_has_mark(const carc_rules *r, int type, int tile_mark);
+
+/* The count of a mark on a placed tile's segment. */
+int carc_segment_marks(const carc_game *g, int tile, int seg, int mark);
+
 #endif

@@ -1,0 +1,171 @@
+/* cmd_render.c - carc render: a game record as an SVG picture of the board,
+ * or as an HTML page that replays it; a tile set as a sheet of its tiles. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "frames.h"
+#include "render.h"
+
+typedef struct render_args {
+    const char *record, *tiles, *svg, *html;
+    int turn;           /* -1: the end */
+} render_args;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: carc render FILE [--turn N] [--svg OUT.svg] [--html OUT.html]\n"
+               "       carc render --tiles TILESET.ini --svg OUT.svg\n\n"
+               "Draws a game record: --svg the board at the end of the game (or after turn N:\n"
+               "0 is the start tile alone) with its figures, scores and score track; --html one\n"
+               "self-contained page that replays the game turn by turn (slider, step buttons,\n"
+               "moves, scores; it opens at turn N, or at the end). --tiles draws every tile type\n"
+               "of a tile-set file, eight to a row. OUT may be '-' for standard output.\n"
+               "See docs/render.md.\n");
+}
+
+static int parse(int argc, char **argv, render_args *a)
+{
+    *a = (render_args){NULL, NULL, NULL, NULL, -1};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(arg, "--svg") == 0 || strcmp(arg, "--html") == 0 || strcmp(arg, "--tiles") == 0 ||
+            strcmp(arg, "--turn") == 0) {
+            if (!val) {
+                fprintf(stderr, "carc render: %s needs a value\n", arg);
+                return 2;
+            }
+            i++;
+            if (strcmp(arg, "--svg") == 0) a->svg = val;
+            else if (strcmp(arg, "--html") == 0) a->html = val;
+            else if (strcmp(arg, "--tiles") == 0) a->tiles = val;
+            else if (!arg_int("render", "--turn", val, 0, 1000000, &a->turn)) return 2;
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(stderr, "carc render: unknown option '%s' (see carc render --help)\n", arg);
+            return 2;
+        } else if (a->record) {
+            fprintf(stderr, "carc render: one record at a time\n");
+            return 2;
+        } else {
+            a->record = arg;
+        }
+    }
+    if ((!a->record == !a->tiles) || (!a->svg && !a->html) || (a->tiles && a->html)) {
+        usage(stderr);
+        return 2;
+    }
+    return -1;
+}
+
+static FILE *open_out(const char *path)
+{
+    if (strcmp(path, "-") == 0) return stdout;
+    FILE *f = fopen(path, "w");
+    if (!f) perror(path);
+    return f;
+}
+
+/* Closes the output; a failed write (full disk) is an error. */
+static int close_out(FILE *f, const char *path)
+{
+    int bad = ferror(f);
+    if (f != stdout) bad |= fclose(f) != 0;
+    else bad |= fflush(f) != 0;
+    if (bad) fprintf(stderr, "carc render: cannot write %s\n", path);
+    return bad ? -1 : 0;
+}
+
+static int write_svg(const view *v, const char *path)
+{
+    FILE *f = open_out(path);
+    if (!f) return -1;
+    render_svg(f, v);
+    return close_out(f, path);
+}
+
+static int render_tiles(const render_args *a)
+{
+    char err[1024];
+    carc_rules *r = carc_rules_from_tileset(a->tiles, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "carc render: %s\n", err);
+        return 1;
+    }
+    view v;
+    int rc = view_of_types(&v, r, 8) < 0 ? -1 : write_svg(&v, a->svg);
+    view_free(&v);
+    carc_rules_free(r);
+    return rc < 0 ? 1 : 0;
+}
+
+/* Keeps the view of the frame asked for, or of the last one. */
+typedef struct pick {
+    int turn;
+    int have;
+    view v;
+} pick;
+
+static int pick_frame(void *user, const carc_game *g, const frame_info *fi)
+{
+    pick *p = user;
+    if (fi->frame != p->turn && !fi->last) return 0;
+    if (view_of_game(&p->v, g) == 0) p->have = 1;
+    return 1;
+}
+
+static int svg_of_record(const carc_record *rec, const carc_rules *rules, const render_args *a)
+{
+    char err[8192];
+    pick p = {a->turn, 0, {0}};
+    if (frames_replay(rec, rules, pick_frame, &p, err, sizeof err) < 0) {
+        fprintf(stderr, "carc render: %s\n", err);
+        if (p.have) view_free(&p.v);
+        return -1;
+    }
+    int rc = p.have ? write_svg(&p.v, a->svg) : -1;
+    if (p.have) view_free(&p.v);
+    return rc;
+}
+
+static int html_of_record(const carc_record *rec, const carc_rules *rules, const render_args *a)
+{
+    char err[8192];
+    FILE *f = open_out(a->html);
+    if (!f) return -1;
+    int rc = render_html(f, rec, rules, a->turn, err, sizeof err);
+    if (rc < 0) fprintf(stderr, "carc render: %s\n", err);
+    return close_out(f, a->html) < 0 ? -1 : rc;
+}
+
+/* The record is replayed once whole first, for carc replay's messages. */
+static int render_record(const render_args *a)
+{
+    char err[8192];
+    carc_record rec;
+    if (carc_record_load(a->record, &rec, err, sizeof err) < 0) {
+        fprintf(stderr, "carc render: %s\n", err);
+        return 1;
+    }
+    carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
+    carc_game *g = NULL;
+    int rc = rules ? carc_replay(&rec, rules, &g, err, sizeof err) : -1;
+    carc_game_free(g);
+    if (rc < 0) fprintf(stderr, "carc render: %s\n", err);
+    if (rc == 0 && a->svg) rc = svg_of_record(&rec, rules, a);
+    if (rc == 0 && a->html) rc = html_of_record(&rec, rules, a);
+    if (rules) carc_rules_free(rules);
+    carc_record_free(&rec);
+    return rc < 0 ? 1 : 0;
+}
+
+int cmd_render(int argc, char **argv)
+{
+    render_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc >= 0) return rc;
+    return a.tiles ? render_tiles(&a) : render_record(&a);
+}

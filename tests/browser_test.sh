@@ -1,0 +1,174 @@
+#!/bin/sh
+# browser_test.sh - the HTML replay page of carc render in a real browser
+# (Debian's chromium, headless): it steps through a whole game with the
+# page's own "next" code and shows the scores `carc replay --json` gives;
+# ?turn=0 and ?turn=K show the start and turn K as `carc render --turn K`
+# draws them; a screenshot shows a board (many colours, field and city
+# among them); the page loads nothing from the network.
+#
+# Run from the project root (make test-browser):
+#   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/browser_test.sh
+# Prints one line per check and ends with "N passed, M failed".
+set -u
+
+CARC=${CARC:-./build/carc}
+CARC_DATA=${CARC_DATA:-$(pwd)}
+export CARC_DATA
+CHROMIUM=${CHROMIUM:-chromium}
+
+PASSED=0
+FAILED=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/carc-browser.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+
+pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $1: $2"; }
+finish() {
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ]
+    exit
+}
+
+if command -v timeout >/dev/null 2>&1; then LIMIT="timeout 120"; else LIMIT=; fi
+
+# browser ARGS...: headless chromium with a profile of its own each time.
+browser() {
+    profile=$(mktemp -d "$T/profile.XXXXXX")
+    $LIMIT "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$profile" "$@" 2>>"$T/chromium.log"
+}
+
+# The DOM of a page after its script ran.
+dom() { browser --virtual-time-budget=5000 --dump-dom "$1" >"$T/dom.html"; }
+
+# The value of attribute $1 of the <body> in $T/dom.html.
+body_attr() { grep -o "<body[^>]*" "$T/dom.html" | sed -n "s/.* $1=\"\([^\"]*\)\".*/\1/p"; }
+
+# The scores the page shows: "name=score " pairs from the #scores table.
+page_scores() {
+    tr -d '\n' <"$T/dom.html" | sed 's/<tr>/\n<tr>/g' |
+        sed -n 's/.*<\/span> \([^<]*\)<\/td><td class="score" id="score-[0-9]*" data-seat="[0-9]*">\(-\{0,1\}[0-9]*\)<.*/\1=\2/p' |
+        tr '\n' ' '
+}
+
+# The "name=score" pairs of `carc replay --json` (stdin).
+json_scores() {
+    sed 's/"events".*//' | tr '{' '\n' |
+        sed -n 's/^"name": "\([^"]*\)", "score": \(-\{0,1\}[0-9][0-9]*\)}.*/\1=\2/p' | tr '\n' ' '
+}
+
+if ! command -v "$CHROMIUM" >/dev/null 2>&1; then
+    fail "chromium is installed" "no '$CHROMIUM' on PATH (apt-get install chromium)"
+    finish
+fi
+
+# ---- a game and its page ------------------------------------------------------------
+
+REC="$T/game-000000.rec"
+if $LIMIT "$CARC" sim --games 1 --players greedy,greedy --seed 11 --records "$T" >/dev/null 2>"$T/err" && [ -s "$REC" ]; then
+    pass "a greedy base game to draw"
+else
+    fail "a greedy base game to draw" "$(head -c 300 "$T/err")"
+    finish
+fi
+if $LIMIT "$CARC" render "$REC" --html "$T/game.html" --svg "$T/game.svg" 2>"$T/err" && [ -s "$T/game.html" ]; then
+    pass "carc render writes the page and the picture"
+else
+    fail "carc render writes the page and the picture" "$(head -c 300 "$T/err")"
+    finish
+fi
+want=$("$CARC" replay --json "$REC" | json_scores)
+frames=$(grep -c '<g class="frame"' "$T/game.html")
+URL="file://$T/game.html"
+
+if grep -q -i -e 'http:' -e 'https:' -e ' src=' -e '<link' "$T/game.html"; then
+    fail "the page is self-contained" "$(grep -o -i -e 'https\{0,1\}:[^"]*' -e ' src=[^ ]*' -e '<link[^>]*' "$T/game.html" | head -3)"
+else
+    pass "the page is self-contained (no http:, src= or <link)"
+fi
+
+# ---- stepping through the game ------------------------------------------------------
+
+dom "$URL?play=all"
+stepped=$(body_attr data-stepped)
+at=$(body_attr data-frame)
+if [ "$stepped" = $((frames - 1)) ] && [ "$at" = $((frames - 1)) ]; then
+    pass "?play=all steps through all $stepped turns with the page's next()"
+else
+    fail "?play=all steps through the game" "stepped '$stepped', at frame '$at', $frames frames"
+fi
+got=$(page_scores)
+if [ -n "$want" ] && [ "$got" = "$want" ]; then
+    pass "after the last turn the page shows the scores of carc replay --json ($got)"
+else
+    fail "after the last turn the page shows the scores of carc replay --json" "page '$got', replay '$want'"
+fi
+
+dom "$URL?turn=0"
+zero=$(page_scores | sed 's/=[0-9-]*/=0/g')
+if [ "$(body_attr data-frame)" = 0 ] && [ "$(page_scores)" = "$zero" ] && grep -q 'start: the start tile' "$T/dom.html"; then
+    pass "?turn=0 shows the start tile and no points (the script ran)"
+else
+    fail "?turn=0 shows the start" "frame '$(body_attr data-frame)', scores '$(page_scores)'"
+fi
+
+K=$(((frames - 1) / 2))
+"$CARC" render "$REC" --turn "$K" --svg "$T/turn.svg"
+svg=$(grep -o 'class="legend score" data-seat="[0-9]*" data-score="-\{0,1\}[0-9]*"' "$T/turn.svg" |
+    sed 's/.*data-score="\([^"]*\)"/\1/' | tr '\n' ' ')
+dom "$URL?turn=$K"
+page=$(page_scores | sed 's/[^ ]*=//g')
+if [ -n "$svg" ] && [ "$page" = "$svg" ]; then
+    pass "?turn=$K shows the scores carc render --turn $K draws ($svg)"
+else
+    fail "?turn=$K shows the scores of carc render --turn $K" "page '$page', svg '$svg'"
+fi
+
+# ---- the screenshot --------------------------------------------------------------------
+
+browser --virtual-time-budget=5000 --window-size=1280,900 --screenshot="$T/shot.png" "$URL?turn=last" >/dev/null
+if [ -s "$T/shot.png" ]; then
+    pass "a screenshot of the page"
+else
+    fail "a screenshot of the page" "$(tail -c 300 "$T/chromium.log")"
+    finish
+fi
+# The browser itself reads the PNG back (a data: image leaves the canvas
+# readable) and counts its colours, the field's and the cities' pixels.
+{
+    printf '<!DOCTYPE html><html><body><img id="shot" src="data:image/png;base64,'
+    base64 "$T/shot.png" | tr -d '\n'
+    cat <<'EOF'
+"><script>
+window.onload = function () {
+  var img = document.getElementById('shot'), c = document.createElement('canvas');
+  c.width = img.naturalWidth; c.height = img.naturalHeight;
+  var ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0);
+  var d = ctx.getImageData(0, 0, c.width, c.height).data, seen = {}, n = 0, field = 0, city = 0;
+  for (var i = 0; i < d.length; i += 4) {
+    var k = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
+    if (!seen[k]) { seen[k] = 1; n++; }
+    if (k === 0x9cc46c) field++;
+    if (k === 0xd9b47c) city++;
+  }
+  document.body.setAttribute('data-colours', n);
+  document.body.setAttribute('data-field', field);
+  document.body.setAttribute('data-city', city);
+  document.body.setAttribute('data-size', c.width + 'x' + c.height);
+};
+</script></body></html>
+EOF
+} >"$T/check.html"
+dom "file://$T/check.html"
+colours=$(body_attr data-colours)
+field=$(body_attr data-field)
+city=$(body_attr data-city)
+if [ "${colours:-0}" -ge 50 ] && [ "${field:-0}" -ge 5000 ] && [ "${city:-0}" -ge 500 ]; then
+    pass "the screenshot shows a board ($colours colours, $field field and $city city pixels, $(body_attr data-size))"
+else
+    fail "the screenshot shows a board" "colours '$colours', field pixels '$field', city pixels '$city'"
+fi
+
+finish
