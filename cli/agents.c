@@ -116,7 +116,7 @@ static bool parse_budget(agent *a, const char *s)
 {
     a->iterations = 1000;
     const char *pl = getenv("CARC_MCTS_PLAYOUT");
-    a->playout_limit = pl ? atol(pl) : 0;
+    a->playout_limit = pl ? atol(pl) : -1;
     if (!*s) return true;
     if (*s != ':') return false;
     char *end;
