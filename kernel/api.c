@@ -596,6 +596,8 @@ static int api_return_followers(carc_ctx *ctx, int f)
     return 0;
 }
 
+static void *api_user_data(carc_ctx *ctx) { return ctx->user; }
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -670,4 +672,5 @@ const carc_api carc_api_v1 = {
     .batch_at = api_batch_at,
     .score_feature = api_score_feature,
     .return_followers = api_return_followers,
+    .user_data = api_user_data,
 };

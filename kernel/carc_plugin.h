@@ -260,6 +260,10 @@ typedef struct carc_api {
     /* Majority scoring of a feature into the batch, as the kernel does it. */
     int (*score_feature)(carc_ctx *ctx, int feature, int final);
     int (*return_followers)(carc_ctx *ctx, int feature);
+
+    /* The `user` pointer given to on() or add_phase() for the handler or
+     * phase running now (NULL elsewhere). */
+    void *(*user_data)(carc_ctx *ctx);
 } carc_api;
 
 /* Every plugin defines its entry point with exactly this prototype. */
