@@ -4,6 +4,8 @@
 #   make test         build and run every test
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
+#   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
+#   make valgrind     a whole game of each shipped variant under valgrind memcheck
 #   make deps         install the Debian packages carc needs
 #   make install      PREFIX=/usr/local DESTDIR=
 #
@@ -56,7 +58,7 @@ PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
 TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
 TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
-.PHONY: all test check-asan bench deps install clean
+.PHONY: all test check-asan bench deps install clean fuzz fuzz-build valgrind
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
@@ -109,6 +111,64 @@ bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS)
+
+# The fuzz targets' sources are included by the test that replays their
+# regressions and seed corpora.
+$(BUILD)/tests/test_fuzz_regressions: tests/fuzz/*.c tests/fuzz/*.h
+
+# ---- fuzzing: clang's libFuzzer with ASan and UBSan (docs/security.md) ---------
+# Each target runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/T, kept
+# as shipped; what the run learns goes to build/fuzz/corpus/T). A finding stops
+# make; its input is in build/fuzz/artifacts/. Needs clang and its fuzzer
+# runtime (Debian: clang, libclang-rt-14-dev).
+FUZZ_SECONDS ?= 60
+comma := ,
+FUZZ_TARGETS := tileset variant record lua
+FUZZ_BUILD   := build/fuzz
+FUZZ_OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=all -Wno-unknown-warning-option
+FUZZ_LEN_tileset := 16384
+FUZZ_LEN_variant := 4096
+FUZZ_LEN_record  := 16384
+FUZZ_LEN_lua     := 8192
+FUZZ_FLAGS   ?= -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 -close_fd_mask=2
+
+fuzz-build:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang (apt-get install clang libclang-rt-14-dev)"; exit 1; }
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="$(FUZZ_OPT)" \
+	        $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+	@# The C plugins, for variants and records that name them; one still being
+	@# written does not stop the fuzzing of the others. Sanitized, but without
+	@# coverage counters: libFuzzer would read those after dlclose unmapped them.
+	@$(MAKE) --no-print-directory -k BUILD=$(FUZZ_BUILD) CC=clang OPT="$(subst fuzzer-no-link$(comma),,$(FUZZ_OPT))" \
+	        $(PLUGIN_DIRS:plugins/%/=$(FUZZ_BUILD)/plugins/%.so) >/dev/null 2>&1 || \
+	        echo "fuzz: some plugins did not build; variants naming them will not load"
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(LIB_A)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB_A) $(LDFLAGS) $(LDLIBS)
+
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
+	    echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	    case $$t in tileset) len=$(FUZZ_LEN_tileset);; variant) len=$(FUZZ_LEN_variant);; \
+	                record) len=$(FUZZ_LEN_record);; *) len=$(FUZZ_LEN_lua);; esac; \
+	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
+	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+	done
+
+# ---- valgrind memcheck: one whole game of each shipped variant ------------------
+VALGRIND ?= valgrind -q --leak-check=full --error-exitcode=1
+valgrind: all
+	@command -v valgrind >/dev/null || { echo "make valgrind needs valgrind (apt-get install valgrind)"; exit 1; }
+	@set -e; for v in variants/*.ini variants/*/*.ini; do \
+	    if ! msg=$$(CARC_DATA=$(CURDIR) $(CARC) variant show $$v 2>&1 >/dev/null); then \
+	        echo "valgrind: skipping $$v: it does not load yet: $$msg"; continue; fi; \
+	    np=$$(CARC_DATA=$(CURDIR) $(CARC) variant show $$v | sed -n 's/^players = \([0-9]*\)-.*/\1/p'); \
+	    agents=greedy; i=1; while [ $$i -lt $${np:-2} ]; do agents=$$agents,random; i=$$((i + 1)); done; \
+	    echo "== valgrind: a game of $$v ($$agents)"; \
+	    CARC_DATA=$(CURDIR) $(VALGRIND) $(CARC) sim --variant $$v --games 1 --seed 1 --players $$agents >/dev/null; \
+	done; echo "valgrind: no error, no leak"
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \

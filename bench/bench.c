@@ -216,6 +216,11 @@ int main(int argc, char **argv)
             fclose(f);
             printf("  %-31s %10.0f games/s\n", variants[i], games_per_second(variants[i], 2));
         }
+        /* The fairy's share of the time, estimated by the same seeds without
+         * it: the games differ a little (no fairy moves), so it is a guide. */
+        double without;
+        double r = ratio_to("tests/variants/princess-dragon-no-fairy.ini", "princess-dragon", &without);
+        printf("  share of princess-dragon's time in the Lua fairy: about %.0f%%\n", 100.0 * (1.0 - r));
     }
     if (!only || strcmp(only, "placements") == 0)
         printf("  legal-placement generations   %10.0f /s\n", placements_per_second());

@@ -21,7 +21,9 @@
  * for a given seed.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,10 +81,38 @@ static int add_child(tree *t, int parent, int key, int player)
     return c;
 }
 
-#define UCT_C 0.7
+/* The search's constants. CARC_MCTS_TUNE="name=value,..." overrides them
+ * for experiments (docs/bots.md); the defaults are what was measured best. */
+typedef struct tuning {
+    double uct_c;         /* exploration */
+    double prior_visits;  /* how many visits a prior is worth */
+    double widen;         /* children open before any visit */
+    double est_weight;    /* share of held features' worth counted */
+    double supply_weight; /* points a follower in hand is worth */
+    double scale;         /* lead (points) at which a position is judged ~76% won */
+} tuning;
 
-/* Tunable by environment for experiments (documented in docs/house-rules.md). */
-static double est_weight = 0.5, supply_weight = 0.25;
+static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0};
+
+static void read_tuning_once(void)
+{
+    const char *env = getenv("CARC_MCTS_TUNE");
+    if (!env) return;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", env);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq) continue;
+        *eq = 0;
+        double v = atof(eq + 1);
+        if (strcmp(kv, "c") == 0) tune.uct_c = v;
+        else if (strcmp(kv, "prior") == 0) tune.prior_visits = v;
+        else if (strcmp(kv, "widen") == 0) tune.widen = v;
+        else if (strcmp(kv, "est") == 0) tune.est_weight = v;
+        else if (strcmp(kv, "supply") == 0) tune.supply_weight = v;
+        else if (strcmp(kv, "scale") == 0) tune.scale = v;
+    }
+}
 
 /* The result of a finished game for each player: mostly win (a tie shares
  * it), a little for the margin so that lost games still teach something. */
@@ -111,12 +141,12 @@ static void estimate(carc_game *g, double *out)
     double v[CARC_MAX_PLAYERS];
     carc_estimate_final(g, est);
     for (int p = 0; p < n; p++)
-        v[p] = carc_score(g, p) + est_weight * est[p] + supply_weight * carc_supply(g, p, "follower");
+        v[p] = carc_score(g, p) + tune.est_weight * est[p] + tune.supply_weight * carc_supply(g, p, "follower");
     for (int p = 0; p < n; p++) {
         double other = -1e9;
         for (int q = 0; q < n; q++)
             if (q != p && v[q] > other) other = v[q];
-        out[p] = 0.5 + 0.5 * tanh((v[p] - other) / 20.0);
+        out[p] = 0.5 + 0.5 * tanh((v[p] - other) / tune.scale);
     }
 }
 
@@ -140,8 +170,6 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-#define PRIOR_VISITS 3.0
-#define WIDEN_BASE 3
 
 /* The judgement of option o for its player. With `deep`, when the same
  * player decides again before anything else happens (deploy after place),
@@ -201,14 +229,14 @@ static int expand(tree *t, int node, carc_game *g, bool deep)
 static int select_child(const tree *t, int parent)
 {
     const mnode *p = &t->n[parent];
-    int open = WIDEN_BASE + (int)sqrt((double)p->visits);
+    int open = (int)tune.widen + (int)sqrt((double)p->visits);
     double logn = log((double)p->visits + 1.0), best = -1e18;
     int pick = -1;
     for (int c = p->first_child; c >= 0; c = t->n[c].next_sibling) {
         const mnode *m = &t->n[c];
         if (m->rank >= open) continue;
-        double q = (m->reward + PRIOR_VISITS * m->prior) / (m->visits + PRIOR_VISITS);
-        double v = q + UCT_C * sqrt(logn / (m->visits + 1.0));
+        double q = (m->reward + tune.prior_visits * m->prior) / (m->visits + tune.prior_visits);
+        double v = q + tune.uct_c * sqrt(logn / (m->visits + 1.0));
         if (v > best) {
             best = v;
             pick = c;
@@ -266,6 +294,8 @@ static int iterate(agent *a, tree *t, const carc_game *root)
 
 int mcts_choose(agent *a, carc_game *g)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT; /* sim --jobs: agents on several threads */
+    pthread_once(&once, read_tuning_once);
     int n = carc_option_count(g);
     if (n == 1) return 0;
     tree t = {0};

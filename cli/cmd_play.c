@@ -11,12 +11,15 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: carc play [--variant NAME] [--players AGENT,AGENT[,...]] [--names A,B,...]\n"
-               "                 [--seed S] [--save FILE] [--option KEY=VALUE]...\n"
-               "       carc play --resume FILE\n\n"
+               "                 [--seed S] [--save FILE] [--option KEY=VALUE]... [--allow-plugin-paths]\n"
+               "       carc play --resume FILE [--allow-plugin-paths]\n\n"
                "Plays a game; default: you (human) against a greedy bot on the base game.\n"
                "The record is saved atomically after every move (default carc-game.rec);\n"
                "--resume continues a saved game with the same seats and agents.\n"
                "At your turn: type an option's number or its text; ? lists them; q quits.\n"
+               "--allow-plugin-paths: let the variant load C plugins from paths it gives\n"
+               "(native code: only for files you trust); otherwise plugins are found by\n"
+               "name on the plugin path (docs/security.md).\n"
                "Agents:\n");
     agent_list(f);
 }
@@ -85,6 +88,28 @@ static int resume(const char *path)
     return out;
 }
 
+/* The record's header must read back as written, or the saved game is
+ * lost: a name is one word of 1 to 31 bytes and unique; no text holds '#'
+ * (a comment in a record) or a control character. */
+static bool header_ok(const char *variant, const char *const *names, int np, const char *const *ov, int nover)
+{
+    const char *bad = NULL, *why = NULL;
+    for (int p = 0; p < np && !bad; p++) {
+        size_t n = strlen(names[p]);
+        if (n == 0 || n > 31 || strpbrk(names[p], " \t#") != NULL) bad = names[p], why = "a name is one word of 1 to 31 characters, without '#'";
+        for (int q = 0; q < p && !bad; q++)
+            if (strcmp(names[p], names[q]) == 0) bad = names[p], why = "two players have this name";
+    }
+    for (int i = 0; i < nover && !bad; i++)
+        if (strlen(ov[i]) >= 160 || strchr(ov[i], '#')) bad = ov[i], why = "an option is shorter than 160 characters, without '#'";
+    if (!bad && strchr(variant, '#')) bad = variant, why = "a variant's name or path has no '#'";
+    for (const char *const *t = names; !bad && t < names + np; t++)
+        for (const char *c = *t; *c; c++)
+            if ((unsigned char)*c < 0x20) bad = *t, why = "no control characters";
+    if (bad) fprintf(stderr, "carc play: '%s' cannot be saved in a record: %s\n", bad, why);
+    return !bad;
+}
+
 int cmd_play(int argc, char **argv)
 {
     const char *variant = "base", *save = "carc-game.rec", *resume_path = NULL;
@@ -98,6 +123,10 @@ int cmd_play(int argc, char **argv)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(a, "--allow-plugin-paths") == 0) {
+            carc_allow_plugin_paths(1);
+            continue;
         }
         if (!v) {
             fprintf(stderr, "carc play: %s needs a value (or is unknown)\n", a);
@@ -128,6 +157,7 @@ int cmd_play(int argc, char **argv)
     static const char *const colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green", "Yellow", "Black", "Grey"};
     const char *names[CARC_MAX_PLAYERS];
     for (int p = 0; p < np; p++) names[p] = nn ? nm[p] : colours[p];
+    if (!header_ok(variant, names, np, overrides, nover)) return 2;
     char err[8192];
     carc_rules *rules = carc_variant_load(variant, overrides, nover, err, sizeof err);
     if (!rules) {

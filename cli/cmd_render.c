@@ -14,7 +14,7 @@ typedef struct render_args {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: carc render FILE [--turn N] [--svg OUT.svg] [--html OUT.html]\n"
+    fprintf(f, "usage: carc render FILE [--turn N] [--svg OUT.svg] [--html OUT.html] [--allow-plugin-paths]\n"
                "       carc render --tiles TILESET.ini --svg OUT.svg\n\n"
                "Draws a game record: --svg the board at the end of the game (or after turn N:\n"
                "0 is the start tile alone) with its figures, scores and score track; --html one\n"
@@ -32,6 +32,10 @@ static int parse(int argc, char **argv, render_args *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(arg, "--allow-plugin-paths") == 0) {
+            carc_allow_plugin_paths(1);
+            continue;
         }
         if (strcmp(arg, "--svg") == 0 || strcmp(arg, "--html") == 0 || strcmp(arg, "--tiles") == 0 ||
             strcmp(arg, "--turn") == 0) {

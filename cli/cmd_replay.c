@@ -46,12 +46,15 @@ int cmd_replay(int argc, char **argv)
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = true;
+        else if (strcmp(argv[i], "--allow-plugin-paths") == 0) carc_allow_plugin_paths(1);
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: carc replay [--json] FILE\n\n"
+            printf("usage: carc replay [--json] [--allow-plugin-paths] FILE\n\n"
                    "Replays a game record and prints the final board and scores, or with --json\n"
                    "one JSON object: finished, players (name, score) and every scoring event\n"
                    "(player, points, reason). A line that is not a legal option stops the replay\n"
-                   "with its file and line and the options that were legal there.\n");
+                   "with its file and line and the options that were legal there.\n"
+                   "--allow-plugin-paths: let the record's variant load C plugins from paths it\n"
+                   "gives (native code: only files you trust; docs/security.md).\n");
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "carc replay: unknown option '%s'\n", argv[i]);
@@ -62,7 +65,7 @@ int cmd_replay(int argc, char **argv)
         } else path = argv[i];
     }
     if (!path) {
-        fprintf(stderr, "usage: carc replay [--json] FILE\n");
+        fprintf(stderr, "usage: carc replay [--json] [--allow-plugin-paths] FILE\n");
         return 2;
     }
     char err[8192];

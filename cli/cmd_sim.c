@@ -1,6 +1,5 @@
 /* cmd_sim.c - carc sim: many seeded games between bots, with statistics. */
 #include <stdio.h>
-#include <string.h>
 
 #include "commands.h"
 #include "report.h"
@@ -18,40 +17,5 @@ static void usage(FILE *f)
 
 int cmd_sim(int argc, char **argv)
 {
-    static study s;
-    study_defaults(&s);
-    study_flags fl = {0};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        int rc = study_args_parse("sim", argc, argv, &s, &fl, &i);
-        if (rc < 0) return 2;
-        if (rc == 0) {
-            fprintf(stderr, "carc sim: unknown argument '%s' (see carc sim --help)\n", argv[i]);
-            return 2;
-        }
-    }
-    s.label = "sim";
-    s.progress = !fl.sharded;
-    if (study_run(&s) < 0) {
-        fprintf(stderr, "carc sim: %s\n", s.error);
-        study_free(&s);
-        return strstr(s.error, "players, not") ? 2 : 1;
-    }
-    int rc = 0;
-    if (fl.sharded) {
-        FILE *out = study_out("sim", &fl);
-        if (out) {
-            study_write_jsonl(&s, out, "sim", "");
-            if (out != stdout) fclose(out);
-        } else {
-            rc = 1;
-        }
-    } else {
-        report_sim(&s, stdout, fl.json);
-    }
-    study_free(&s);
-    return rc;
+    return study_command("sim", argc, argv, false, usage, report_sim);
 }

@@ -104,11 +104,17 @@ int cmd_variants(int argc, char **argv)
 
 int cmd_variant(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[2], "--allow-plugin-paths") == 0) {
+        carc_allow_plugin_paths(1);
+        argv[2] = argv[3];
+        argc = 3;
+    }
     if (argc != 3 || strcmp(argv[1], "show") != 0) {
         bool help = argc == 2 && strcmp(argv[1], "--help") == 0;
-        fprintf(help ? stdout : stderr, "usage: carc variant show NAME|FILE\n\n"
+        fprintf(help ? stdout : stderr, "usage: carc variant show [--allow-plugin-paths] NAME|FILE\n\n"
                                         "Prints the variant's resolved configuration: its includes applied, every\n"
-                                        "option with its value (defaults included).\n");
+                                        "option with its value (defaults included). --allow-plugin-paths lets it\n"
+                                        "load C plugins from paths it gives (native code: only files you trust).\n");
         return help ? 0 : 2;
     }
     char err[1024];

@@ -37,7 +37,15 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
         int k = a->choose(a, g);
         if (k < 0) return save(cfg, err, errn) < 0 ? -1 : 1;
         if (cfg->writer) {
-            carc_option_text(g, k, text, sizeof text);
+            if (carc_option_record_text(g, k, text, sizeof text) < 0) {
+                snprintf(err, errn,
+                         "the chosen option '%s' reads like another option of this decision (a plugin's or "
+                         "script's option texts), so the record could not replay it; the game stops here",
+                         text);
+                char serr[512]; /* the game so far is saved; the message above stays */
+                save(cfg, serr, sizeof serr);
+                return -1;
+            }
             if (carc_writer_line(cfg->writer, text) < 0) goto oom;
         }
         if (carc_choose(g, k) < 0) {

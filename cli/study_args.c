@@ -21,6 +21,8 @@ void study_args_usage(FILE *f)
                "  --shard K/N          play only games i with i mod N = K-1 and print them as JSON\n"
                "                       lines for 'carc stats merge' (with --out FILE: into FILE)\n"
                "  --json               the report as one JSON object\n"
+               "  --allow-plugin-paths let the variant load C plugins from paths it gives (native\n"
+               "                       code: only files you trust; docs/security.md)\n"
                "agents:\n");
     agent_list(f);
 }
@@ -47,6 +49,10 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
     }
     if (strcmp(a, "--csv") == 0) {
         fl->csv = true;
+        return 1;
+    }
+    if (strcmp(a, "--allow-plugin-paths") == 0) {
+        carc_allow_plugin_paths(1); /* before any thread starts */
         return 1;
     }
     bool takes = strcmp(a, "--variant") == 0 || strcmp(a, "--games") == 0 || strcmp(a, "--players") == 0 ||
@@ -125,4 +131,46 @@ FILE *study_out(const char *cmd, const study_flags *fl)
     FILE *f = fopen(fl->out, "w");
     if (!f) fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl->out);
     return f;
+}
+
+int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
+                  void (*report)(const study *, FILE *, bool))
+{
+    static study s; /* large: not on the stack */
+    study_defaults(&s);
+    study_flags fl = {0};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        int rc = study_args_parse(cmd, argc, argv, &s, &fl, &i);
+        if (rc < 0) return 2;
+        if (rc == 0) {
+            fprintf(stderr, "carc %s: unknown argument '%s' (see carc %s --help)\n", cmd, argv[i], cmd);
+            return 2;
+        }
+    }
+    s.rotate = rotate;
+    s.label = cmd;
+    s.progress = !fl.sharded;
+    if (study_run(&s) < 0) {
+        fprintf(stderr, "carc %s: %s\n", cmd, s.error);
+        study_free(&s);
+        return strstr(s.error, "players, not") ? 2 : 1;
+    }
+    int rc = 0;
+    if (fl.sharded) {
+        FILE *out = study_out(cmd, &fl);
+        if (out) {
+            study_write_jsonl(&s, out, cmd, "");
+            if (out != stdout) fclose(out);
+        } else {
+            rc = 1;
+        }
+    } else {
+        report(&s, stdout, fl.json);
+    }
+    study_free(&s);
+    return rc;
 }

@@ -19,4 +19,8 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
 void study_args_usage(FILE *f);
 /* Where shard lines go: --out FILE or stdout; NULL (message printed) if it cannot be opened. */
 FILE *study_out(const char *cmd, const study_flags *fl);
+/* The whole of `carc sim` and `carc tournament`: parse the shared flags, run
+ * the study, print its report (or its shard lines). Returns the exit status. */
+int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
+                  void (*report)(const study *, FILE *, bool));
 #endif

@@ -34,6 +34,16 @@ const char *carc_data_dir(void);
  * overrides ("key=value" strings) and finishes the rules. NULL on error. */
 carc_rules *carc_variant_load(const char *name_or_path, const char *const *overrides,
                               int noverrides, char *err, size_t errn);
+/* Whether a variant may load a C plugin from a path it gives ("load =
+ * ./my-rule.so") instead of by name from the plugin path ($CARC_PLUGIN_PATH,
+ * the install directory, the data directory's plugins/). Off by default: a C
+ * plugin is native code, run with the user's rights, and a variant file from
+ * elsewhere must not choose which to run. The carc command turns it on for
+ * --allow-plugin-paths. Set it before loading rules; every later
+ * carc_variant_load, in any thread, reads it. Lua scripts are sandboxed and
+ * may always be given by path. */
+void carc_allow_plugin_paths(int allow);
+int carc_plugin_paths_allowed(void);
 /* Rules with one tile set and no plugin (carc tiles check, tests). */
 carc_rules *carc_rules_from_tileset(const char *path, char *err, size_t errn);
 void carc_rules_free(carc_rules *r);

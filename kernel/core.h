@@ -30,6 +30,8 @@
 #define MAX_FIGKINDS 16
 #define MAX_REASONS 32
 #define MAX_SETS 16
+#define MAX_TILE_TYPES 1024  /* tile types of all sets together */
+#define MAX_TILES 10000      /* tiles of a game: pile and start tile */
 #define MAX_OPTIONS 96
 #define MAX_PHASES 32
 #define MAX_PLUGINS 16

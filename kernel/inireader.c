@@ -33,12 +33,24 @@ char *ini_reader_next(char *str, int num, void *stream)
     rd->cur_line++;
     rd->line = rd->cur_line;
     size_t len = strlen(str);
+    rd->bytes = ftell(rd->f); /* counts the bytes a NUL hides from strlen */
+    if (rd->bytes < 0 || rd->bytes > INI_MAX_FILE_BYTES) {
+        ini_reader_fail(rd, "file too large (more than %d bytes)", INI_MAX_FILE_BYTES);
+        return NULL;
+    }
     if (len > 0 && str[len - 1] != '\n' && !feof(rd->f)) {
         ini_reader_fail(rd, "line longer than %d characters", num - 3);
         return NULL;
     }
     const char *p = str + strspn(str, " \t");
     if (*p == '[') rd->section_line = rd->cur_line;
+    /* The INI library would read an indented line as the continuation of the
+     * previous value ("sets = base" then "  robbers" becomes one value);
+     * nobody means that by accident, so say so. */
+    if (p != str && *p && *p != '\n' && *p != '\r' && *p != '#' && *p != ';') {
+        ini_reader_fail(rd, "the line starts with a space or tab: write keys, values and sections at the start of the line");
+        return NULL;
+    }
     return str;
 }
 

@@ -14,6 +14,8 @@ typedef struct ini_reader_state {
     int cur_line;      /* the last line read */
     int section_line;  /* the line of the last [section] header */
     int line;          /* the line an error is reported at */
+    long bytes;        /* read so far: the size limit holds for what is read,
+                          not only for what stat said (a file that grows) */
     bool failed;
     char msg[400];
 } ini_reader_state;

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "api.h"
 #include "core.h"
+#include "lua_guard.h"
 #include "plugin.h"
 
 #define API (&carc_api_v1)
@@ -37,9 +39,11 @@ typedef struct lua_host {
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
     long budget;            /* instructions left in this call */
+    double deadline;        /* thread CPU time at which this call is stopped; 0 unset */
     bool out_of_budget;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
+    int keys_ref;           /* registry ref of the table of field names */
 } lua_host;
 
 /* A handler or phase: which function of which script. */
@@ -48,13 +52,58 @@ typedef struct lua_fn {
     int ref;
 } lua_fn;
 
-static const char *const HOST_KEY = "carc.host";
+/* Field names of the tables carc builds and reads. lua_setfield with a C
+ * string looks the string up (a strcmp) on every call; these are made once
+ * per state and pushed from the registry instead. */
+#define KEYS(X) X(type) X(player) X(tile) X(feature) X(figure) X(value) X(flags) X(award) X(option) \
+    X(mine) X(code) X(seg) X(a) X(b) X(c) X(kernel) X(points) X(reason) X(step) X(kind) X(owner) \
+    X(where) X(space)
+#define KEY_ENUM(n) K_##n,
+#define KEY_NAME(n) #n,
+enum { KEYS(KEY_ENUM) NKEYS };
+static const char *const key_names[NKEYS] = {KEYS(KEY_NAME)};
 
+static lua_host *host_of(lua_State *L);
+
+/* The keys live in one registry table, at their numbers. */
+static void push_key(lua_State *L, int k)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, host_of(L)->keys_ref);
+    lua_rawgeti(L, -1, k + 1);
+    lua_remove(L, -2);
+}
+
+static int make_keys(lua_State *L)
+{
+    lua_createtable(L, NKEYS, 0);
+    for (int k = 0; k < NKEYS; k++) {
+        lua_pushstring(L, key_names[k]);
+        lua_rawseti(L, -2, k + 1);
+    }
+    return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/* t[k] = v for the table on the stack top. */
+static void set_int(lua_State *L, int k, lua_Integer v)
+{
+    push_key(L, k);
+    lua_pushinteger(L, v);
+    lua_rawset(L, -3);
+}
+
+/* t[k] = the value on the stack top (popped), for the table below it. */
+static void set_top(lua_State *L, int k)
+{
+    push_key(L, k);
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+}
+/* The host lives in the state's extra space, which every thread (coroutine)
+ * copies from the main one when it is created: no lookup on each call. */
 static lua_host *host_of(lua_State *L)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, HOST_KEY);
-    lua_host *h = lua_touserdata(L, -1);
-    lua_pop(L, 1);
+    lua_host *h;
+    memcpy(&h, lua_getextraspace(L), sizeof h);
     return h;
 }
 
@@ -71,8 +120,33 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     }
     if (nsize > old && h->mem_used + (nsize - old) > h->mem_limit) return NULL; /* Lua raises "not enough memory" */
     void *p = realloc(ptr, nsize);
-    if (p) h->mem_used = h->mem_used - old + nsize;
+    if (p) {
+        h->mem_used = h->mem_used - old + nsize;
+        /* Allocating is work the instruction count does not see (one
+         * instruction can copy megabytes); the next hook notices. */
+        if (nsize > old) h->budget -= (long)((nsize - old) / LUA_HOST_ALLOC_BYTES);
+    }
     return p;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar);
+
+/* From now on every instruction fails, so a loop that catches the error
+ * with pcall cannot go on. */
+static void over_limit(lua_State *L, lua_host *h)
+{
+    h->out_of_budget = true;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    if (h->budget < 0)
+        luaL_error(L, "instruction budget exceeded (%d instructions per call): an endless loop?", LUA_HOST_BUDGET);
+    luaL_error(L, "time limit exceeded (%d s of CPU per call): an endless loop?", LUA_HOST_SECONDS);
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar)
@@ -80,13 +154,21 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     (void)ar;
     lua_host *h = host_of(L);
     h->budget -= lua_gethookcount(L);
-    if (h->budget < 0) {
-        /* From now on every instruction fails, so a loop that catches the
-         * error with pcall cannot go on. */
-        h->out_of_budget = true;
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-        luaL_error(L, "instruction budget exceeded (%d instructions per call): an endless loop?", LUA_HOST_BUDGET);
-    }
+    if (h->budget < 0) over_limit(L, h);
+    /* The CPU clock costs a system call: a call that ends before its first
+     * hook (most handlers) never reads it. */
+    double now = cpu_seconds();
+    if (h->deadline == 0) h->deadline = now + LUA_HOST_SECONDS;
+    else if (now > h->deadline) over_limit(L, h);
+}
+
+/* lua_guard's charge: work of a library function, before it is done. */
+static void guard_charge(lua_State *L, double work)
+{
+    lua_host *h = host_of(L);
+    if (work >= (double)h->budget) h->budget = -1;
+    else h->budget -= (long)work;
+    if (h->budget < 0 || (work >= 4096 && h->deadline > 0 && cpu_seconds() > h->deadline)) over_limit(L, h);
 }
 
 static void set_hook(lua_State *L) { lua_sethook(L, count_hook, LUA_MASKCOUNT, 1000); }
@@ -123,6 +205,7 @@ static int protected_call(lua_host *h, carc_ctx *ctx, int nargs, int nres)
     h->cur = ctx;
     if (!prev) { /* a nested call (a handler raised by this script's own call) shares the budget */
         h->budget = LUA_HOST_BUDGET;
+        h->deadline = 0; /* set at the call's first hook: short calls never read the clock */
         h->out_of_budget = false;
         set_hook(L);
     }
@@ -153,8 +236,17 @@ static lua_host *ctx_host(lua_State *L, carc_ctx **ctx)
 static int checked(lua_State *L, carc_ctx *ctx, int rc)
 {
     if (rc < 0) {
-        const char *m = ctx->g ? ctx->g->error : ctx->rules->reg_error;
-        return luaL_error(L, "%s", m && *m ? m : "carc call failed");
+        /* The API has already stopped the game with its message; take it back
+         * so the error raised here (with the script's file, line and
+         * traceback) is the one the game reports. */
+        char m[512];
+        const char *src = ctx->g ? ctx->g->error : ctx->rules->reg_error;
+        snprintf(m, sizeof m, "%s", src && *src ? src : "carc call failed");
+        if (ctx->g) {
+            ctx->g->failed = false;
+            ctx->g->error[0] = 0;
+        }
+        return luaL_error(L, "%s", m);
     }
     return rc;
 }
@@ -164,28 +256,24 @@ static int checked(lua_State *L, carc_ctx *ctx, int rc)
 static void push_option(lua_State *L, const carc_option *o)
 {
     lua_createtable(L, 0, 6);
-    lua_pushinteger(L, o->code);
-    lua_setfield(L, -2, "code");
-    lua_pushinteger(L, o->tile);
-    lua_setfield(L, -2, "tile");
-    lua_pushinteger(L, o->seg);
-    lua_setfield(L, -2, "seg");
-    lua_pushinteger(L, o->arg[0]);
-    lua_setfield(L, -2, "a");
-    lua_pushinteger(L, o->arg[1]);
-    lua_setfield(L, -2, "b");
-    lua_pushinteger(L, o->arg[2]);
-    lua_setfield(L, -2, "c");
+    set_int(L, K_code, o->code);
+    set_int(L, K_tile, o->tile);
+    set_int(L, K_seg, o->seg);
+    set_int(L, K_a, o->arg[0]);
+    set_int(L, K_b, o->arg[1]);
+    set_int(L, K_c, o->arg[2]);
     lua_pushboolean(L, o->owner == 0);
-    lua_setfield(L, -2, "kernel");
+    set_top(L, K_kernel);
 }
 
-static int field_int(lua_State *L, int idx, const char *name, int def)
+static int field_int(lua_State *L, int idx, int key, int def)
 {
-    lua_getfield(L, idx, name);
+    idx = lua_absindex(L, idx);
+    push_key(L, key);
+    lua_gettable(L, idx);
     int isnum;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
-    if (!isnum && !lua_isnil(L, -1)) luaL_error(L, "option field '%s' must be an integer", name);
+    if (!isnum && !lua_isnil(L, -1)) luaL_error(L, "field '%s' must be an integer", key_names[key]);
     lua_pop(L, 1);
     return isnum ? (int)v : def;
 }
@@ -195,30 +283,24 @@ static carc_option read_option(lua_State *L, int idx)
     luaL_checktype(L, idx, LUA_TTABLE);
     carc_option o;
     memset(&o, 0, sizeof o);
-    o.code = (uint16_t)field_int(L, idx, "code", 0);
-    o.tile = field_int(L, idx, "tile", -1);
-    o.seg = field_int(L, idx, "seg", -1);
-    o.arg[0] = field_int(L, idx, "a", 0);
-    o.arg[1] = field_int(L, idx, "b", 0);
-    o.arg[2] = field_int(L, idx, "c", 0);
+    o.code = (uint16_t)field_int(L, idx, K_code, 0);
+    o.tile = field_int(L, idx, K_tile, -1);
+    o.seg = field_int(L, idx, K_seg, -1);
+    o.arg[0] = field_int(L, idx, K_a, 0);
+    o.arg[1] = field_int(L, idx, K_b, 0);
+    o.arg[2] = field_int(L, idx, K_c, 0);
     return o;
 }
 
 static void push_award(lua_State *L, const carc_award *a)
 {
     lua_createtable(L, 0, 6);
-    lua_pushinteger(L, a->player);
-    lua_setfield(L, -2, "player");
-    lua_pushinteger(L, a->points);
-    lua_setfield(L, -2, "points");
-    lua_pushinteger(L, a->reason);
-    lua_setfield(L, -2, "reason");
-    lua_pushinteger(L, a->feature);
-    lua_setfield(L, -2, "feature");
-    lua_pushinteger(L, a->step);
-    lua_setfield(L, -2, "step");
-    lua_pushinteger(L, a->flags);
-    lua_setfield(L, -2, "flags");
+    set_int(L, K_player, a->player);
+    set_int(L, K_points, a->points);
+    set_int(L, K_reason, a->reason);
+    set_int(L, K_feature, a->feature);
+    set_int(L, K_step, a->step);
+    set_int(L, K_flags, a->flags);
 }
 
 /* ---- the trampolines: kernel -> script -------------------------------------------------- */
@@ -230,28 +312,22 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
     lua_createtable(L, 0, 10);
     lua_pushstring(L, carc_event_name(ev->type));
-    lua_setfield(L, -2, "type");
-    lua_pushinteger(L, ev->player);
-    lua_setfield(L, -2, "player");
-    lua_pushinteger(L, ev->tile);
-    lua_setfield(L, -2, "tile");
-    lua_pushinteger(L, ev->feature);
-    lua_setfield(L, -2, "feature");
-    lua_pushinteger(L, ev->figure);
-    lua_setfield(L, -2, "figure");
-    lua_pushinteger(L, ev->value);
-    lua_setfield(L, -2, "value");
-    lua_pushinteger(L, ev->flags);
-    lua_setfield(L, -2, "flags");
+    set_top(L, K_type);
+    set_int(L, K_player, ev->player);
+    set_int(L, K_tile, ev->tile);
+    set_int(L, K_feature, ev->feature);
+    set_int(L, K_figure, ev->figure);
+    set_int(L, K_value, ev->value);
+    set_int(L, K_flags, ev->flags);
     if (ev->award) {
         push_award(L, ev->award);
-        lua_setfield(L, -2, "award");
+        set_top(L, K_award);
     }
     if (ev->option) {
         push_option(L, ev->option);
         lua_pushboolean(L, ev->option->owner == ctx->owner);
-        lua_setfield(L, -2, "mine");
-        lua_setfield(L, -2, "option");
+        set_top(L, K_mine);
+        set_top(L, K_option);
     }
     lua_pushvalue(L, -1); /* keep the event to read back what the handler changed */
     lua_insert(L, -3);
@@ -259,10 +335,11 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
         lua_pop(L, 1);
         return -1;
     }
-    ev->value = field_int(L, -1, "value", ev->value);
+    ev->value = field_int(L, -1, K_value, ev->value);
     if (ev->award) {
-        lua_getfield(L, -1, "award");
-        if (lua_istable(L, -1)) ev->award->points = field_int(L, -1, "points", ev->award->points);
+        push_key(L, K_award);
+        lua_gettable(L, -2);
+        if (lua_istable(L, -1)) ev->award->points = field_int(L, -1, K_points, ev->award->points);
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -292,8 +369,13 @@ static int lua_format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n
     lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->format_ref);
     push_option(h->L, opt);
     if (protected_call(h, ctx, 1, 1) < 0) return -1;
-    const char *s = lua_tostring(h->L, -1);
-    snprintf(buf, n, "%s", s ? s : "?");
+    size_t len;
+    const char *s = lua_tolstring(h->L, -1, &len);
+    if (!s) s = "?", len = 1;
+    if (n == 0) len = 0;
+    else if (len > n - 1) len = n - 1;
+    for (size_t i = 0; i < len; i++) buf[i] = s[i] ? s[i] : '?'; /* a NUL would cut the text short */
+    if (n) buf[len] = 0;
     lua_pop(h->L, 1);
     return 0;
 }
@@ -333,10 +415,46 @@ static void kv_key(lua_State *L, int idx, char *out)
         size_t len;
         const char *s = lua_tolstring(L, idx, &len);
         if (len == 0 || len > 23) luaL_error(L, "carc.state keys are 1 to 23 characters");
+        if (s[0] == '#') luaL_error(L, "carc.state keys do not start with '#' (integer keys are stored that way)");
         memcpy(out, s, len + 1);
     } else {
         luaL_error(L, "carc.state keys are strings or integers");
     }
+}
+
+/* The store is an open-addressing hash table: a key's slot is its hash,
+ * then the next ones; a deleted entry leaves a tombstone so that keys placed
+ * after it are still found. The same operations give the same layout, so
+ * the state stays deterministic. */
+#define KV_TOMBSTONE 0xff
+
+static unsigned kv_hash(const char *key)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+/* The slot holding key, or -1; *insert gets the slot a new key would take. */
+static int kv_find(const kv_store *s, const char *key, int *insert)
+{
+    unsigned start = kv_hash(key) % LUA_STATE_ENTRIES;
+    int first_free = -1;
+    for (unsigned k = 0; k < LUA_STATE_ENTRIES; k++) {
+        int i = (int)((start + k) % LUA_STATE_ENTRIES);
+        const kv_entry *e = &s->e[i];
+        if (e->type == LUA_TNIL) {
+            if (first_free < 0) first_free = i;
+            break; /* never used: the key is not further on */
+        }
+        if (e->type == KV_TOMBSTONE) {
+            if (first_free < 0) first_free = i;
+            continue;
+        }
+        if (strcmp(e->key, key) == 0) return i;
+    }
+    if (insert) *insert = first_free;
+    return -1;
 }
 
 static int kv_index(lua_State *L)
@@ -344,16 +462,16 @@ static int kv_index(lua_State *L)
     kv_store *s = kv(L);
     char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
     kv_key(L, 2, key);
-    for (int i = 0; i < LUA_STATE_ENTRIES; i++) {
-        kv_entry *e = &s->e[i];
-        if (e->type == LUA_TNIL || strcmp(e->key, key) != 0) continue;
-        if (e->type == LUA_TBOOLEAN) lua_pushboolean(L, (int)e->v.i);
-        else if (e->type == LUA_TSTRING) lua_pushstring(L, e->v.s);
-        else if (e->is_int) lua_pushinteger(L, e->v.i);
-        else lua_pushnumber(L, e->v.d);
+    int i = kv_find(s, key, NULL);
+    if (i < 0) {
+        lua_pushnil(L);
         return 1;
     }
-    lua_pushnil(L);
+    const kv_entry *e = &s->e[i];
+    if (e->type == LUA_TBOOLEAN) lua_pushboolean(L, (int)e->v.i);
+    else if (e->type == LUA_TSTRING) lua_pushstring(L, e->v.s);
+    else if (e->is_int) lua_pushinteger(L, e->v.i);
+    else lua_pushnumber(L, e->v.d);
     return 1;
 }
 
@@ -362,18 +480,15 @@ static int kv_newindex(lua_State *L)
     kv_store *s = kv(L);
     char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
     kv_key(L, 2, key);
-    int t = lua_type(L, 3), slot = -1, free_slot = -1;
+    int t = lua_type(L, 3), free_slot = -1;
     if (t != LUA_TNIL && t != LUA_TBOOLEAN && t != LUA_TNUMBER && t != LUA_TSTRING)
         return luaL_error(L, "carc.state holds numbers, booleans and strings (not %s)", lua_typename(L, t));
-    for (int i = 0; i < LUA_STATE_ENTRIES; i++) {
-        if (s->e[i].type == LUA_TNIL) {
-            if (free_slot < 0) free_slot = i;
-        } else if (strcmp(s->e[i].key, key) == 0) {
-            slot = i;
-        }
-    }
+    int slot = kv_find(s, key, &free_slot);
     if (t == LUA_TNIL) {
-        if (slot >= 0) memset(&s->e[slot], 0, sizeof s->e[slot]);
+        if (slot >= 0) {
+            memset(&s->e[slot], 0, sizeof s->e[slot]);
+            s->e[slot].type = KV_TOMBSTONE;
+        }
         return 0;
     }
     if (slot < 0) slot = free_slot;
@@ -451,7 +566,8 @@ static bool opt_flag(lua_State *L, int idx, const char *name)
 static int l_define_kind(lua_State *L)
 {
     CTX(L);
-    int flags = (opt_flag(L, 3, "deployable") ? CARC_KIND_DEPLOYABLE : 0) | (opt_flag(L, 3, "line") ? CARC_KIND_LINE : 0);
+    int flags = (opt_flag(L, 3, "deployable") ? CARC_KIND_DEPLOYABLE : 0) | (opt_flag(L, 3, "line") ? CARC_KIND_LINE : 0) |
+                (opt_flag(L, 3, "kernel_scored") ? CARC_KIND_KERNEL_SCORED : 0);
     lua_pushinteger(L, checked(L, ctx, API->define_kind(ctx, luaL_checkstring(L, 1), completion_of(L, luaL_checkstring(L, 2)), flags)));
     return 1;
 }
@@ -538,7 +654,14 @@ INT2(l_supply, supply)
 INT0(l_tiles, tiles)
 INT2(l_tile_at, tile_at)
 INT1(l_tile_type, tile_type)
-INT2(l_type_has_mark, type_has_mark)
+
+static int l_type_has_mark(lua_State *L)
+{
+    CTX(L);
+    lua_pushboolean(L, API->type_has_mark(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2)) == 1);
+    return 1;
+}
+
 INT0(l_placed_tile, placed_tile)
 INT0(l_drawn_type, drawn_type)
 INT0(l_pile_left, pile_left)
@@ -642,23 +765,24 @@ static int l_figure(lua_State *L)
     carc_figure_info fi;
     if (API->figure(ctx, (int)luaL_checkinteger(L, 1), &fi) <= 0) return 0;
     lua_createtable(L, 0, 6);
-    lua_pushinteger(L, fi.kind);
-    lua_setfield(L, -2, "kind");
-    lua_pushinteger(L, fi.owner);
-    lua_setfield(L, -2, "owner");
-    lua_pushinteger(L, fi.where);
-    lua_setfield(L, -2, "where");
-    lua_pushinteger(L, fi.tile);
-    lua_setfield(L, -2, "tile");
-    lua_pushinteger(L, fi.seg);
-    lua_setfield(L, -2, "seg");
-    lua_pushinteger(L, fi.space);
-    lua_setfield(L, -2, "space");
+    set_int(L, K_kind, fi.kind);
+    set_int(L, K_owner, fi.owner);
+    set_int(L, K_where, fi.where);
+    set_int(L, K_tile, fi.tile);
+    set_int(L, K_seg, fi.seg);
+    set_int(L, K_space, fi.space);
     return 1;
 }
 
+/* A place kind: "segment", "tile", "track", or carc.AT_SEGMENT, AT_TILE,
+ * AT_TRACK (the numbers carc.figure() returns in `where`). */
 static int where_of(lua_State *L, int idx)
 {
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        lua_Integer w = lua_tointeger(L, idx);
+        if (w == CARC_AT_SEGMENT || w == CARC_AT_TILE || w == CARC_AT_TRACK) return (int)w;
+        return luaL_error(L, "where is carc.AT_SEGMENT, AT_TILE or AT_TRACK (or 'segment', 'tile', 'track')");
+    }
     const char *s = luaL_checkstring(L, idx);
     if (strcmp(s, "segment") == 0) return CARC_AT_SEGMENT;
     if (strcmp(s, "tile") == 0) return CARC_AT_TILE;
@@ -915,10 +1039,19 @@ static void build_env(lua_State *L)
     lua_pop(L, 1);
     lua_pushcfunction(L, l_print);
     lua_setfield(L, env, "print");
+    lua_guard_install(L, env, guard_charge);
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
     /* carc, and carc.state */
     luaL_newlib(L, carc_funcs);
+    static const struct { const char *name; int value; } constants[] = {
+        {"AT_NONE", CARC_AT_NONE}, {"AT_SEGMENT", CARC_AT_SEGMENT}, {"AT_TILE", CARC_AT_TILE},
+        {"AT_TRACK", CARC_AT_TRACK}, {"AWARD_UNROBBABLE", CARC_AWARD_UNROBBABLE},
+        {"AWARD_FINAL", CARC_AWARD_FINAL}, {"AWARD_BONUS", CARC_AWARD_BONUS}};
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
+        lua_pushinteger(L, constants[i].value);
+        lua_setfield(L, -2, constants[i].name);
+    }
     lua_newuserdatauv(L, 1, 0);
     lua_newtable(L);
     lua_pushcfunction(L, kv_index);
@@ -951,6 +1084,40 @@ static int env_newindex(lua_State *L)
                       lua_tostring(L, 2) ? lua_tostring(L, 2) : "?");
 }
 
+/* After loading, the globals move into a table behind the environment,
+ * which stays empty: reading a global still works, but every assignment to
+ * one, new or existing, goes through __newindex and fails. Game state that
+ * lived in globals would be shared by every game and lost by clones. */
+static void freeze_globals(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
+    int env = lua_gettop(L);
+    lua_newtable(L);
+    int backing = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, env)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, backing);
+    }
+    lua_pushnil(L);
+    while (lua_next(L, backing)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, env);
+    }
+    lua_newtable(L);
+    lua_pushvalue(L, backing);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, env_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "the sandbox's globals");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, env);
+    lua_settop(L, env - 1);
+}
+
 static void host_unload(void *user)
 {
     lua_host *h = user;
@@ -977,12 +1144,7 @@ static int host_init(carc_ctx *ctx)
     API->set_option_fns(ctx, lua_format, lua_apply);
     if (protected_call(h, ctx, 0, 0) < 0) return -1;
     h->closed = true;
-    lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
-    lua_newtable(L);
-    lua_pushcfunction(L, env_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_setmetatable(L, -2);
-    lua_pop(L, 1);
+    freeze_globals(L);
     return 0;
 }
 
@@ -1004,8 +1166,8 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
         return -1;
     }
     lua_State *L = h->L;
-    lua_pushlightuserdata(L, h);
-    lua_setfield(L, LUA_REGISTRYINDEX, HOST_KEY);
+    memcpy(lua_getextraspace(L), &h, sizeof h);
+    h->keys_ref = make_keys(L);
     /* Only the safe libraries are opened at all. */
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);

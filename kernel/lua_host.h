@@ -3,7 +3,9 @@
  * Each script gets its own lua_State in the rules, a sandboxed environment
  * (safe parts of base, coroutine, table, string, math, utf8; no io, os,
  * package, debug, require, dofile, binary chunks), an instruction budget per
- * call (also inside coroutines) and a memory cap. Its game state lives in the
+ * call (also inside coroutines; allocations and costly library functions are
+ * charged to it, kernel/lua_guard.h), a CPU-time backstop per call and a
+ * memory cap. Its game state lives in the
  * game as a small key-value store (carc.state), so games clone and replay. */
 #ifndef CARC_LUA_HOST_H
 #define CARC_LUA_HOST_H
@@ -11,6 +13,8 @@
 
 #define LUA_HOST_BUDGET 2000000      /* VM instructions per call into a script */
 #define LUA_HOST_MEMORY (32u << 20)  /* bytes per script */
+#define LUA_HOST_ALLOC_BYTES 1024    /* bytes allocated that cost one instruction of the budget */
+#define LUA_HOST_SECONDS 2           /* CPU seconds per call, a backstop the budget should never reach */
 #define LUA_STATE_ENTRIES 64         /* carc.state entries per script */
 
 struct carc_rules;

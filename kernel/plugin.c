@@ -4,6 +4,7 @@
 #include "plugin.h"
 
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,17 @@ int plugin_register(struct carc_rules *r, plugin_slot *ps, int (*init)(carc_ctx 
     return 0;
 }
 
+/* A C plugin is native code: a variant names it and carc finds it on the
+ * plugin path. Loading one from a path the variant gives is the user's
+ * explicit choice (carc ... --allow-plugin-paths). Set before rules are
+ * loaded; read by every later load, in any thread. */
+static atomic_int allow_plugin_paths;
+
+void carc_allow_plugin_paths(int allow) { atomic_store(&allow_plugin_paths, allow ? 1 : 0); }
+int carc_plugin_paths_allowed(void) { return atomic_load(&allow_plugin_paths); }
+
+static int load_so(struct carc_rules *r, const char *name, const char *path, char *err, size_t errn);
+
 int plugin_load(struct carc_rules *r, const char *name, char *err, size_t errn)
 {
     if (!valid_name(name)) {
@@ -103,15 +115,48 @@ int plugin_load(struct carc_rules *r, const char *name, char *err, size_t errn)
         snprintf(err, errn, "no plugin named '%s' (looked for %s.so in %s)", name, name, searched);
         return -1;
     }
+    return load_so(r, name, path, err, errn);
+}
+
+static bool is_so_path(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') || (n > 3 && strcmp(s + n - 3, ".so") == 0);
+}
+
+int plugin_load_entry(struct carc_rules *r, const char *entry, const char *base_dir, char *err, size_t errn)
+{
+    if (!is_so_path(entry)) return plugin_load(r, entry, err, errn);
+    if (!carc_plugin_paths_allowed()) {
+        snprintf(err, errn,
+                 "plugin '%s' is given as a path: C plugins are native code, so a variant names them and carc "
+                 "loads them from the plugin path only; to load this file, trust it and pass --allow-plugin-paths",
+                 entry);
+        return -1;
+    }
+    char path[1024];
+    if (entry[0] == '/') snprintf(path, sizeof path, "%s", entry);
+    else snprintf(path, sizeof path, "%s/%s", base_dir, entry);
+    if (access(path, R_OK) != 0) {
+        snprintf(err, errn, "plugin %s: no such file", path);
+        return -1;
+    }
+    return load_so(r, NULL, path, err, errn);
+}
+
+/* Loads the shared object at path; name NULL: the plugin's own name. */
+static int load_so(struct carc_rules *r, const char *name, const char *path, char *err, size_t errn)
+{
+    const char *shown = name ? name : path;
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
-        snprintf(err, errn, "plugin %s: cannot load %s: %s", name, path, dlerror());
+        snprintf(err, errn, "plugin %s: cannot load %s: %s", shown, path, dlerror());
         return -1;
     }
     carc_plugin_entry_fn entry;
     *(void **)&entry = dlsym(dl, CARC_PLUGIN_ENTRY);
     if (!entry) {
-        snprintf(err, errn, "plugin %s: %s has no entry point '%s' (see docs/plugin-guide.md)", name, path,
+        snprintf(err, errn, "plugin %s: %s has no entry point '%s' (see docs/plugin-guide.md)", shown, path,
                  CARC_PLUGIN_ENTRY);
         dlclose(dl);
         return -1;
@@ -119,16 +164,22 @@ int plugin_load(struct carc_rules *r, const char *name, char *err, size_t errn)
     carc_plugin_desc desc;
     memset(&desc, 0, sizeof desc);
     if (entry(&carc_api_v1, &desc) != 0 || !desc.init || !desc.name) {
-        snprintf(err, errn, "plugin %s: its entry point refused to describe it", name);
+        snprintf(err, errn, "plugin %s: its entry point refused to describe it", shown);
         dlclose(dl);
         return -1;
     }
     if (desc.api_version == 0 || desc.api_version > CARC_API_VERSION) {
-        snprintf(err, errn, "plugin %s was built for carc plugin API version %u; this carc has version %u", name,
+        snprintf(err, errn, "plugin %s was built for carc plugin API version %u; this carc has version %u", shown,
                  desc.api_version, CARC_API_VERSION);
         dlclose(dl);
         return -1;
     }
+    if (!name && !valid_name(desc.name)) {
+        snprintf(err, errn, "plugin file %s calls itself '%s', which is not a plugin name", path, desc.name);
+        dlclose(dl);
+        return -1;
+    }
+    if (!name) name = desc.name;
     if (strcmp(desc.name, name) != 0) {
         snprintf(err, errn, "plugin file %s calls itself '%s', not '%s'", path, desc.name, name);
         dlclose(dl);

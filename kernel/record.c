@@ -237,6 +237,24 @@ int carc_draw_text(const carc_game *g, int type, char *buf, size_t n)
     return snprintf(buf, n, "draw %s:%s", carc_tile_set_of(r, type), carc_tile_id(r, type));
 }
 
+int carc_option_record_text(const carc_game *g, int k, char *buf, size_t n)
+{
+    if (carc_option_text(g, k, buf, n) < 0) return -1;
+    /* The kernel's own texts differ from each other; only a plugin's can
+     * collide (with another, or with the kernel's). */
+    int count = carc_option_count(g);
+    bool plugin = false;
+    for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
+    if (!plugin) return 0;
+    int m = carc_option_match(g, buf);
+    if (m == k) return 0;
+    if (m < 0) return -1;
+    const carc_option *a = carc_option_at(g, m), *b = carc_option_at(g, k);
+    bool same = a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
+                memcmp(a->arg, b->arg, sizeof a->arg) == 0;
+    return same ? 0 : -1; /* an identical option: either one plays the same */
+}
+
 static void list_options(const carc_game *g, char *out, size_t n)
 {
     size_t used = 0;
@@ -388,6 +406,18 @@ int carc_writer_save(const carc_record_writer *w, const char *path, char *err, s
         snprintf(err, errn, "%s: cannot replace (%s)", path, strerror(errno));
         unlink(tmp);
         return -1;
+    }
+    /* The rename is durable once the directory is on disk too (a crash of
+     * the machine, not only of carc, keeps the new record). */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = 0;
+    else snprintf(dir, sizeof dir, ".");
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        fsync(dfd); /* best effort: some file systems refuse it */
+        close(dfd);
     }
     return 0;
 }

@@ -66,6 +66,12 @@ int carc_writer_line(carc_record_writer *w, const char *line);
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn);
 void carc_writer_free(carc_record_writer *w);
 
+/* The record line of option k of the pending decision, and whether a replay
+ * will take it for option k: 0 if so; -1 if another option of the decision
+ * reads the same (a plugin's or script's format can give two options one
+ * text), so a record holding it would replay a different game. */
+int carc_option_record_text(const carc_game *g, int k, char *buf, size_t n);
+
 /* Appends the record line for the pending chance draw of type / option i. */
 int carc_draw_text(const carc_game *g, int type, char *buf, size_t n);
 

@@ -269,6 +269,11 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn)
             r->start_type = i;
         r->pile_size += t->count;
     }
+    if (r->pile_size > MAX_TILES) {
+        snprintf(err, errn, "%s: the tile sets hold %d tiles; a game has at most %d", r->path[0] ? r->path : r->name,
+                 r->pile_size, MAX_TILES);
+        return -1;
+    }
     if (r->start_type < 0 && r->allow_no_start && r->ntypes > 0) {
         r->start_type = 0;
         r->start_assumed = true;

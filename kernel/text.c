@@ -102,6 +102,25 @@ int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
     plugin_slot *ps = owner_slot(g, o->owner);
     struct carc_ctx ctx = GAME_CTX((carc_game *)g, o->owner, ps->user);
     if (!ps->format || ps->format(&ctx, o, buf, n) < 0) return snprintf(buf, n, "%s?", ps->name);
+    /* The text becomes one line of a saved game: a plugin's or script's
+     * format must not break it (a newline would add lines, '#' starts a
+     * comment, a NUL cuts it, a blank line or `end` means something else). */
+    if (n == 0) return 0;
+    buf[n - 1] = 0;
+    size_t len = strlen(buf);
+    if (len > 900) buf[len = 900] = 0; /* records refuse lines over 1000 */
+    bool blank = true;
+    for (char *c = buf; *c; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '#') *c = '?';
+        if (*c != ' ') blank = false;
+    }
+    if (blank) return snprintf(buf, n, "%s?", ps->name);
+    char word[8];
+    if (sscanf(buf, " %7s", word) == 1 && strcmp(word, "end") == 0 && len + strlen(ps->name) + 2 < n) {
+        memmove(buf + strlen(ps->name) + 1, buf, len + 1);
+        memcpy(buf, ps->name, strlen(ps->name));
+        buf[strlen(ps->name)] = ':';
+    }
     return (int)strlen(buf);
 }
 

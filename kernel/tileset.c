@@ -208,6 +208,8 @@ static int handler(void *user, const char *section, const char *name, const char
             for (int i = c->first_type; i < r->ntypes; i++)
                 if (strcmp(r->types[i].id, id) == 0)
                     FAIL(c, "duplicate tile id '%s' (first at line %d)", id, r->types[i].line);
+            if (r->ntypes >= MAX_TILE_TYPES)
+                FAIL(c, "too many tile types (at most %d in all the sets of a game)", MAX_TILE_TYPES);
             if (r->ntypes == r->cap_types) {
                 int cap = r->cap_types ? r->cap_types * 2 : 64;
                 tile_type *nt = realloc(r->types, (size_t)cap * sizeof *nt);
@@ -252,8 +254,12 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     tile_type *t = &r->types[c->cur];
     if (strcmp(name, "count") == 0) {
-        if (!parse_count(val, 10000, &t->count)) FAIL(c, "bad count '%s' (a whole number from 1 to 10000)", val);
+        if (!parse_count(val, MAX_TILES, &t->count))
+            FAIL(c, "bad count '%s' (a whole number from 1 to %d)", val, MAX_TILES);
         t->base_count = t->count;
+        int total = 0;
+        for (int i = c->first_type; i <= c->cur; i++) total += r->types[i].count;
+        if (total > MAX_TILES) FAIL(c, "the set holds more than %d tiles", MAX_TILES);
         c->have_count = true;
     } else if (strcmp(name, "edges") == 0) {
         if (strlen(val) != 4 || strspn(val, "CRF") != 4)

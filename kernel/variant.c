@@ -220,7 +220,9 @@ static int build(struct carc_rules *r, const variant_spec *v, const char *const 
         r->max_players = v->max_players;
     }
     for (int i = 0; i < v->nplugins; i++) {
-        if (plugin_load(r, v->plugins[i].value, msg, sizeof msg) < 0) return at(err, errn, &v->plugins[i], msg);
+        dir_of(v->plugins[i].file, dir, sizeof dir);
+        if (plugin_load_entry(r, v->plugins[i].value, dir, msg, sizeof msg) < 0)
+            return at(err, errn, &v->plugins[i], msg);
     }
     for (int i = 0; i < v->nscripts; i++) {
         dir_of(v->scripts[i].file, dir, sizeof dir);

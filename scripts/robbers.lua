@@ -81,7 +81,7 @@ local function to_supply(p)
 end
 
 local function is_bag(tile_type)
-  return tile_type ~= nil and tile_type >= 0 and carc.type_has_mark(tile_type, BAG) == 1
+  return tile_type ~= nil and tile_type >= 0 and carc.type_has_mark(tile_type, BAG)
 end
 
 local resolve -- below: turns a step's candidates into thefts

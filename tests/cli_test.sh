@@ -374,5 +374,68 @@ else
             awk '$1 == "place" && prev != "draw" { print "after \"" prevl "\": " $0; exit } { prev = $1; prevl = $0 }')"
 fi
 
+# ---- games killed while saving -------------------------------------------------------
+# `play` saves after every move (most of its time is the fsync); killed at any
+# moment, the record on disk is the last whole one: absent before the first
+# save, else complete and replayable.
+KS=$T/killsave
+mkdir "$KS"
+ks_bad=0
+ks_saved=0
+for d in 0.02 0.05 0.08 0.11 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5; do
+    F=$KS/game-$d.rec
+    "$CARC" play --players random,random --seed 21 --save "$F" </dev/null >/dev/null 2>&1 &
+    PLAY_PID=$!
+    sleep "$d" 2>/dev/null || sleep 1
+    kill -9 "$PLAY_PID" 2>/dev/null
+    wait "$PLAY_PID" 2>/dev/null
+    PLAY_PID=
+    [ -f "$F" ] || continue
+    ks_saved=$((ks_saved + 1))
+    run "$CARC" replay --json "$F"
+    if [ "$RC" -ne 0 ] || [ "$(tail -c 1 "$F" | od -An -c | tr -d ' ')" != '\n' ]; then
+        ks_bad=$((ks_bad + 1))
+        echo "  killed after $d s: $(head -c 200 "$T/err")"
+    fi
+done
+if [ "$ks_bad" -eq 0 ] && [ "$ks_saved" -gt 0 ]; then
+    pass "games killed while saving leave whole, replayable records ($ks_saved records)"
+else
+    fail "games killed while saving leave whole, replayable records" "$ks_bad of $ks_saved records are broken"
+fi
+
+# ---- what play refuses to save ---------------------------------------------------------
+check "play refuses a name with a space (the record could not be read back)" 2 "cannot be saved" \
+    "$CARC" play --players random,random --names "Al Bo,Cy" --seed 1 --save "$T/names.rec"
+check "play refuses two players with one name" 2 "two players" \
+    "$CARC" play --players random,random --names Red,Red --seed 1 --save "$T/names.rec"
+
+# ---- C plugins: by name from the plugin path; by path only with --allow-plugin-paths ----
+PLUGIN_SO=$(cd "$(dirname "$CARC")" && pwd)/tests/plugins/noop.so
+if [ -f "$PLUGIN_SO" ]; then
+    V=$T/by-path.ini
+    printf '[variant]\nname = by-path\n[tiles]\nsets = base\n[plugins]\nload = %s\n' "$PLUGIN_SO" >"$V"
+    for cmd in "sim --games 1 --variant $V" "variant show $V"; do
+        # shellcheck disable=SC2086
+        check "carc $cmd refuses a plugin given as a path" nz "--allow-plugin-paths" "$CARC" $cmd
+    done
+    check "carc play refuses a plugin given as a path" nz "--allow-plugin-paths" \
+        "$CARC" play --variant "$V" --players random,random --seed 1 --save "$T/by-path.rec"
+    check "carc sim --allow-plugin-paths loads it" 0 "win rate" \
+        "$CARC" sim --games 2 --variant "$V" --allow-plugin-paths
+    check "carc variant show --allow-plugin-paths loads it" 0 "noop" \
+        "$CARC" variant show --allow-plugin-paths "$V"
+    check "carc play --allow-plugin-paths loads it" 0 "game over" \
+        "$CARC" play --variant "$V" --players random,random --seed 1 --save "$T/by-path.rec" --allow-plugin-paths
+    check "carc replay refuses the record of a variant with a plugin path" nz "--allow-plugin-paths" \
+        "$CARC" replay "$T/by-path.rec"
+    check "carc replay --allow-plugin-paths replays it" 0 "game over" \
+        "$CARC" replay --allow-plugin-paths "$T/by-path.rec"
+    printf '[variant]\nname = rel\n[tiles]\nsets = base\n[plugins]\nload = noop.so\n' >"$T/rel.ini"
+    check "a plugin file name ending in .so is a path too" nz "--allow-plugin-paths" "$CARC" variant show "$T/rel.ini"
+else
+    fail "plugin path checks" "no test plugin at $PLUGIN_SO"
+fi
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

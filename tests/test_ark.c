@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "agents.h"
+#include "game_checks.h"
 #include "helpers.h"
 
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -352,33 +353,6 @@ static void check_invariants(const carc_game *g, watch *w)
     }
 }
 
-static void same_final_state(const carc_game *a, const carc_game *b)
-{
-    assert_int_equal(carc_is_finished(a), carc_is_finished(b));
-    for (int p = 0; p < carc_players(a); p++) {
-        assert_int_equal(carc_score(a, p), carc_score(b, p));
-        assert_int_equal(carc_supply(a, p, "follower"), carc_supply(b, p, "follower"));
-        assert_int_equal(carc_supply(a, p, "prophet"), carc_supply(b, p, "prophet"));
-    }
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
-    assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
-    for (int i = 0; i < carc_tiles_placed(a); i++) {
-        int ax, ay, ar, at, bx, by, br, bt;
-        carc_tile_at_index(a, i, &ax, &ay, &ar, &at);
-        carc_tile_at_index(b, i, &bx, &by, &br, &bt);
-        assert_true(ax == bx && ay == by && ar == br && at == bt);
-    }
-    assert_int_equal(carc_figures(a), carc_figures(b));
-    for (int f = 0; f < carc_figures(a); f++) {
-        fig fa, fb;
-        carc_figure(a, f, &fa.kind, &fa.owner, &fa.where, &fa.tile, &fa.seg, &fa.space);
-        carc_figure(b, f, &fb.kind, &fb.owner, &fb.where, &fb.tile, &fb.seg, &fb.space);
-        assert_memory_equal(&fa, &fb, sizeof fa);
-    }
-}
-
 static void test_random_games_invariants(void **state)
 {
     (void)state;
@@ -447,31 +421,7 @@ static void test_clone_continues_identically(void **state)
     char err[512];
     carc_rules *rules = carc_variant_load("ark", NULL, 0, err, sizeof err);
     if (!rules) fail_msg("%s", err);
-    carc_game *g = carc_game_new(rules, 3, NULL, 11, err, sizeof err), *c = NULL;
-    carc_rng ra, rb;
-    carc_rng_seed(&ra, 9, 1);
-    for (int moves = 0;; moves++) {
-        if (moves == 120) {
-            c = carc_game_clone(g);
-            rb = ra;
-        }
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        assert_int_not_equal(st, CARC_FAILED);
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
-    }
-    assert_non_null(c);
-    for (;;) {
-        int st = carc_advance(c);
-        if (st == CARC_FINISHED) break;
-        assert_int_not_equal(st, CARC_FAILED);
-        if (st == CARC_NEED_DRAW) carc_draw(c, -1);
-        else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
-    }
-    same_final_state(g, c);
-    carc_game_free(g);
-    carc_game_free(c);
+    check_clone_continues(rules, 3, 11, 120);
     carc_rules_free(rules);
 }
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "agents.h"
+#include "game_checks.h"
 #include "helpers.h"
 
 static int games_to_play(void)
@@ -173,23 +174,6 @@ static void check(checker *c, const carc_game *g, int per_player, int guard_owne
         c->moves_dragon_checked++;
     }
     if (c->fm.guard >= 0) assert_int_equal(fairy, c->fm.tile); /* next to a follower on its own tile */
-}
-
-static void same_final_state(const carc_game *a, const carc_game *b)
-{
-    assert_int_equal(carc_is_finished(a), carc_is_finished(b));
-    for (int p = 0; p < carc_players(a); p++) assert_int_equal(carc_score(a, p), carc_score(b, p));
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
-    assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
-    assert_int_equal(carc_figures(a), carc_figures(b));
-    for (int f = 0; f < carc_figures(a); f++) {
-        int ka, oa, wa, ta, sa, pa, kb, ob, wb, tb, sb, pb;
-        carc_figure(a, f, &ka, &oa, &wa, &ta, &sa, &pa);
-        carc_figure(b, f, &kb, &ob, &wb, &tb, &sb, &pb);
-        assert_true(ka == kb && oa == ob && wa == wb && (wa == 0 || (ta == tb && sa == sb)));
-    }
 }
 
 /* Plays one game with the given agents, checking after every move; then

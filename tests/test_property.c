@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "agents.h"
+#include "game_checks.h"
 #include "helpers.h"
 
 static int games_to_play(void)
@@ -53,23 +54,6 @@ static void check_invariants(const carc_game *g, int per_player, int *prev, scor
             }
         if (!dup) seen[(*nseen)++] = (scored){a->feature, a->step};
     }
-}
-
-static void same_final_state(const carc_game *a, const carc_game *b)
-{
-    assert_int_equal(carc_is_finished(a), carc_is_finished(b));
-    for (int p = 0; p < carc_players(a); p++) assert_int_equal(carc_score(a, p), carc_score(b, p));
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
-    assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
-    for (int i = 0; i < carc_tiles_placed(a); i++) {
-        int ax, ay, ar, at, bx, by, br, bt;
-        carc_tile_at_index(a, i, &ax, &ay, &ar, &at);
-        carc_tile_at_index(b, i, &bx, &by, &br, &bt);
-        assert_true(ax == bx && ay == by && ar == br && at == bt);
-    }
-    assert_int_equal(carc_figures(a), carc_figures(b));
 }
 
 static void test_random_games_invariants(void **state)
@@ -155,29 +139,7 @@ static void test_clone_continues_identically(void **state)
     (void)state;
     char err[512];
     carc_rules *rules = carc_variant_load("base", NULL, 0, err, sizeof err);
-    carc_game *g = carc_game_new(rules, 2, NULL, 5, err, sizeof err), *c = NULL;
-    carc_rng ra, rb;
-    carc_rng_seed(&ra, 9, 1);
-    for (int moves = 0;; moves++) {
-        if (moves == 40) {
-            c = carc_game_clone(g);
-            rb = ra;
-        }
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
-    }
-    assert_non_null(c);
-    for (;;) {
-        int st = carc_advance(c);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_NEED_DRAW) carc_draw(c, -1);
-        else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
-    }
-    same_final_state(g, c);
-    carc_game_free(g);
-    carc_game_free(c);
+    for (uint64_t seed = 1; seed <= 10; seed++) check_clone_continues(rules, 2, seed, 40);
     carc_rules_free(rules);
 }
 

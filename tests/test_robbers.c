@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "agents.h"
+#include "game_checks.h"
 #include "helpers.h"
 
 #define TRACK 50
@@ -214,23 +215,6 @@ static void observe(const carc_game *g, tracker *t, bool final)
         for (int p = 0; p < n; p++) assert_int_equal(carc_supply(g, p, "robber"), 1);
 }
 
-static void same_final_state(const carc_game *a, const carc_game *b)
-{
-    assert_int_equal(carc_is_finished(a), carc_is_finished(b));
-    for (int p = 0; p < carc_players(a); p++) assert_int_equal(carc_score(a, p), carc_score(b, p));
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
-    assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
-    for (int i = 0; i < carc_tiles_placed(a); i++) {
-        int ax, ay, ar, at, bx, by, br, bt;
-        carc_tile_at_index(a, i, &ax, &ay, &ar, &at);
-        carc_tile_at_index(b, i, &bx, &by, &br, &bt);
-        assert_true(ax == bx && ay == by && ar == br && at == bt);
-    }
-    assert_int_equal(carc_figures(a), carc_figures(b));
-}
-
 typedef struct totals {
     int games, stolen, moved_along, rob_steps, bonuses;
 } totals;
@@ -382,33 +366,7 @@ static void test_clone_continues_identically(void **state)
     char err[1024];
     carc_rules *r = carc_variant_load("robbers", NULL, 0, err, sizeof err);
     if (!r) fail_msg("%s", err);
-    for (int seed = 1; seed <= 20; seed++) {
-        carc_game *g = carc_game_new(r, 3, NULL, (uint64_t)seed, err, sizeof err), *c = NULL;
-        carc_rng ra, rb;
-        carc_rng_seed(&ra, (uint64_t)seed, 1);
-        for (int moves = 0;; moves++) {
-            if (moves == 60 + seed) {
-                c = carc_game_clone(g);
-                rb = ra;
-            }
-            int st = carc_advance(g);
-            if (st == CARC_FINISHED) break;
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
-        }
-        assert_non_null(c);
-        for (;;) {
-            int st = carc_advance(c);
-            if (st == CARC_FINISHED) break;
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(c, -1);
-            else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
-        }
-        same_final_state(g, c);
-        carc_game_free(g);
-        carc_game_free(c);
-    }
+    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 3, (uint64_t)seed, 60 + seed);
     carc_rules_free(r);
 }
 

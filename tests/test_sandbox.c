@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "lua_host.h"
 #include "rng.h"
 
 #define VARIANT "/tmp/carc-sandbox-variant.ini"
@@ -187,6 +188,7 @@ static void test_globals_read_only_after_load(void **state)
 {
     (void)state;
     expect_game_error("global-write.lua", "keep game state in carc.state");
+    expect_game_error("global-existing.lua", "keep game state in carc.state");
 }
 
 static void test_state_limits(void **state)
@@ -239,6 +241,111 @@ static void test_math_random_follows_the_seed(void **state)
     expect_game_error("randomseed.lua", "math.randomseed is not available");
 }
 
+/* ---- hostile scripts (issue: hostile input) --------------------------------------- */
+
+#include <time.h>
+
+/* CPU time of this process: the bound the limits promise, and unlike the
+ * wall clock it does not stretch when the machine is busy. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Loading fails with needle, within the given seconds. */
+static void expect_load_error_within(const char *script, const char *needle, double seconds)
+{
+    double t0 = now_s();
+    expect_load_error(script, needle);
+    double took = now_s() - t0;
+    if (took > seconds) fail_msg("%s took %.1f s of CPU to stop (at most %.0f)", script, took, seconds);
+}
+
+static void test_string_rep_in_coroutine(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = load_script("rep-in-coroutine.lua", err, sizeof err);
+    assert_null(r);
+    assert_true(strstr(err, "not enough memory") || strstr(err, "too large"));
+}
+
+static void test_string_rep_of_nothing_is_instant(void **state)
+{
+    (void)state;
+    char err[4096];
+    double t0 = now_s();
+    carc_rules *r = load_script("rep-empty.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_rules_free(r);
+    assert_true(now_s() - t0 < 5);
+}
+
+static void test_table_of_tables(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = load_script("table-of-tables.lua", err, sizeof err);
+    assert_null(r);
+    assert_true(strstr(err, "not enough memory") || strstr(err, "instruction budget exceeded"));
+}
+
+/* An error object that is a table is reported as such: its __tostring,
+ * an endless loop, is never called. */
+static void test_error_object_is_a_table(void **state)
+{
+    (void)state;
+    expect_load_error_within("error-table.lua", "error object is not a string", 10);
+    expect_game_error("error-table-handler.lua", "error");
+}
+
+/* Finalizers run under the same limits, at collection and at close. */
+static void test_gc_metamethod_tricks(void **state)
+{
+    (void)state;
+    char err[4096];
+    double t0 = now_s();
+    carc_rules *r = load_script("gc-loop.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g;
+    int st = play(r, 1, &g);
+    assert_true(st == CARC_FINISHED || st == CARC_FAILED);
+    carc_game_free(g);
+    carc_rules_free(r); /* runs the looping finalizers */
+    assert_true(now_s() - t0 < 30);
+}
+
+static void test_yield_across_the_c_boundary(void **state)
+{
+    (void)state;
+    expect_game_error("yield-across-c.lua", "outside a coroutine");
+}
+
+/* C library functions that loop without allocating are charged to the
+ * budget before they run. */
+static void test_costly_library_calls(void **state)
+{
+    (void)state;
+    expect_load_error_within("table-move.lua", "instruction budget exceeded", 5);
+    expect_load_error_within("concat-proxy.lua", "instruction budget exceeded", 5);
+    expect_load_error_within("insert-len.lua", "instruction budget exceeded", 5);
+    expect_load_error_within("pattern-bomb.lua", "pattern too costly", 5);
+    char err[4096];
+    carc_rules *r = load_script("pattern-ok.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_rules_free(r);
+}
+
+/* Work one instruction does (comparing long strings) is stopped by the
+ * CPU-time backstop. */
+static void test_cpu_time_backstop(void **state)
+{
+    (void)state;
+    expect_load_error_within("compare-loop.lua", "time limit exceeded", 2 * LUA_HOST_SECONDS + 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +365,14 @@ int main(void)
         cmocka_unit_test(test_globals_read_only_after_load),
         cmocka_unit_test(test_state_limits),
         cmocka_unit_test(test_math_random_follows_the_seed),
+        cmocka_unit_test(test_string_rep_in_coroutine),
+        cmocka_unit_test(test_string_rep_of_nothing_is_instant),
+        cmocka_unit_test(test_table_of_tables),
+        cmocka_unit_test(test_error_object_is_a_table),
+        cmocka_unit_test(test_gc_metamethod_tricks),
+        cmocka_unit_test(test_yield_across_the_c_boundary),
+        cmocka_unit_test(test_costly_library_calls),
+        cmocka_unit_test(test_cpu_time_backstop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,211 @@
+-- ark.lua: the Ark of The Ark of the Covenant (rules ARK-3, ARK-17 to ARK-20).
+--
+-- The Ark is a neutral figure of kind "ark" that stands on a tile. It enters
+-- play when the first city is completed (occupied or not): after that turn's
+-- scoring, the player who completed it puts it on any tile of that city (of
+-- any of the cities, if the tile completed several):
+--
+--     ark-place <x>,<y>
+--
+-- Placing it scores nobody (option ark.place-bonus: the German edition's 2
+-- points). From then on the action decision also offers every move of 1 to
+-- ark.max-steps steps, each to an orthogonally adjacent placed tile, never
+-- entering a tile already visited during the move (the start tile counts as
+-- visited, so a move never ends where it began):
+--
+--     ark <dir> [<dir> ...]        (N E S W)
+--
+-- Every figure a player owns standing on a segment of a tile the Ark enters
+-- (followers and Prophets) earns its owner 1 point, tile by tile in path
+-- order, each point its own award (reason "ark"), the whole move one scoring
+-- step. ark.temple-bonus (German: 3) pays the mover once per move when the
+-- path enters a tile with a temple, right after that tile's points.
+-- ark.needs-temple=yes (German): the Ark moves only once a tile with a
+-- temple is on the board.
+--
+-- State (carc.state): fig = the Ark's figure id once placed; temple = a
+-- temple tile is on the board; np, p1..p8 = cities completed this turn while
+-- the Ark waits, pp = the player who completed them.
+
+local ARK = carc.define_figure("ark", 0, {})
+local REASON = carc.define_reason("ark")
+carc.option_int("place-bonus", 0, 0, 20, "points for putting the Ark on the board (ARK-17; German edition: 2)")
+carc.option_enum("needs-temple", "no yes", "the Ark moves only once a temple is on the board (ARK-20, German edition)")
+carc.option_int("temple-bonus", 0, 0, 20, "points once per move whose path enters a temple tile (ARK-20; German edition: 3)")
+carc.option_int("max-steps", 5, 1, 8, "most steps of one Ark move (ARK-18)")
+
+local CITY = carc.kind("city")
+local OPT_MOVE, OPT_PLACE = 1, 2
+local AT_SEGMENT, AT_TILE = 1, 2
+local MAX_PENDING = 8
+local DIRS = { [0] = "N", "E", "S", "W" }
+local DX = { [0] = 0, 1, 0, -1 }
+local DY = { [0] = -1, 0, 1, 0 }
+
+local function has_temple(t)
+  local temple = carc.kind("temple")
+  if temple < 0 then return false end
+  for s = 0, carc.segments(t) - 1 do
+    if carc.segment_kind(t, s) == temple then return true end
+  end
+  return false
+end
+
+local function ark_tile()
+  local id = carc.state.fig
+  if id == nil then return nil end
+  local f = carc.figure(id)
+  if f == nil or f.kind ~= ARK or f.where ~= AT_TILE then carc.fail("the Ark's figure is missing") end
+  return f.tile
+end
+
+carc.game_init(function()
+  for t = 0, carc.tiles() - 1 do
+    if has_temple(t) then carc.state.temple = true end
+  end
+end)
+
+carc.on("tile-placed", function(ev)
+  if not carc.state.temple and has_temple(ev.tile) then carc.state.temple = true end
+end)
+
+-- ARK-17: remember the cities completed while the Ark is not on the board.
+carc.on("feature-completed", function(ev)
+  local s = carc.state
+  if s.fig ~= nil or carc.feature_kind(ev.feature) ~= CITY then return end
+  local n = s.np or 0
+  if n >= MAX_PENDING then return end
+  n = n + 1
+  s["p" .. n] = ev.feature
+  s.np = n
+  s.pp = ev.player
+end)
+
+-- After the turn's scoring: the completing player puts the Ark on a tile of
+-- one of those cities.
+carc.add_phase("ark-place", "after", "score", function(step)
+  local s = carc.state
+  local n = s.np or 0
+  if step > 0 or n == 0 or s.fig ~= nil then
+    for i = 1, n do s["p" .. i] = nil end
+    s.np = nil
+    return "done"
+  end
+  local seen, tiles = {}, {}
+  for i = 1, n do
+    for _, ts in ipairs(carc.feature_segments(s["p" .. i])) do
+      local t = ts[1]
+      if not seen[t] then
+        seen[t] = true
+        local x, y = carc.tile_pos(t)
+        tiles[#tiles + 1] = { t = t, x = x, y = y }
+      end
+    end
+  end
+  table.sort(tiles, function(a, b)
+    if a.y ~= b.y then return a.y < b.y end
+    return a.x < b.x
+  end)
+  local opts = {}
+  for i, e in ipairs(tiles) do opts[i] = { code = OPT_PLACE, tile = e.t, a = e.x, b = e.y } end
+  carc.ask(s.pp, "ark-place", opts)
+  return "again"
+end)
+
+-- ARK-18: every path of 1 to max-steps steps over placed tiles that never
+-- enters a visited tile (the start included), in depth-first order N E S W.
+carc.on("action-offer", function(ev)
+  local start = ark_tile()
+  if start == nil then return end
+  if carc.option("needs-temple") == 1 and not carc.state.temple then return end
+  local max = carc.option("max-steps")
+  local x0, y0 = carc.tile_pos(start)
+  local placed = {}  -- key -> bool, filled as asked
+  local visited = {}
+  local function key(x, y) return (x + 32768) * 65536 + (y + 32768) end
+  local function is_placed(x, y)
+    local k = key(x, y)
+    local v = placed[k]
+    if v == nil then
+      v = carc.tile_at(x, y) >= 0
+      placed[k] = v
+    end
+    return v
+  end
+  local function walk(x, y, depth, code)
+    for d = 0, 3 do
+      local nx, ny = x + DX[d], y + DY[d]
+      local k = key(nx, ny)
+      if not visited[k] and is_placed(nx, ny) then
+        local c = code | (d << (2 * depth))
+        carc.offer({ code = OPT_MOVE, a = c, b = depth + 1 })
+        if depth + 1 < max then
+          visited[k] = true
+          walk(nx, ny, depth + 1, c)
+          visited[k] = nil
+        end
+      end
+    end
+  end
+  visited[key(x0, y0)] = true
+  walk(x0, y0, 0, 0)
+end)
+
+carc.format(function(o)
+  if o.code == OPT_PLACE then return string.format("ark-place %d,%d", o.a, o.b) end
+  if o.code == OPT_MOVE then
+    local parts = { "ark" }
+    for i = 0, o.b - 1 do parts[#parts + 1] = DIRS[(o.a >> (2 * i)) & 3] end
+    return table.concat(parts, " ")
+  end
+  return "ark?"
+end)
+
+local function move(o, player)
+  local start = ark_tile()
+  if start == nil then carc.fail("the Ark is not on the board") end
+  -- who stands where: tile -> owners of the figures on its segments
+  local on = {}
+  for f = 0, carc.figures() - 1 do
+    local fi = carc.figure(f)
+    if fi and fi.where == AT_SEGMENT and fi.owner >= 0 then
+      local l = on[fi.tile]
+      if l == nil then l = {}; on[fi.tile] = l end
+      l[#l + 1] = fi.owner
+    end
+  end
+  local bonus = carc.option("temple-bonus")
+  local x, y = carc.tile_pos(start)
+  local t = start
+  carc.step_begin()
+  for i = 0, o.b - 1 do
+    local d = (o.a >> (2 * i)) & 3
+    x, y = x + DX[d], y + DY[d]
+    t = carc.tile_at(x, y)
+    if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
+    for _, owner in ipairs(on[t] or {}) do carc.award(owner, 1, REASON) end
+    if bonus > 0 and has_temple(t) then
+      carc.award(player, bonus, REASON)
+      bonus = 0
+    end
+  end
+  carc.figure_move(carc.state.fig, "tile", t)
+  carc.step_end()
+end
+
+local function place(o, player)
+  if carc.state.fig ~= nil then carc.fail("the Ark is on the board already") end
+  carc.state.fig = carc.figure_place(ARK, -1, "tile", o.tile, -1, 0, false)
+  local bonus = carc.option("place-bonus")
+  if bonus > 0 then
+    carc.step_begin()
+    carc.award(player, bonus, REASON)
+    carc.step_end()
+  end
+end
+
+carc.apply(function(o, player)
+  if o.code == OPT_MOVE then move(o, player)
+  elseif o.code == OPT_PLACE then place(o, player)
+  else carc.fail("unknown Ark option " .. tostring(o.code)) end
+end)

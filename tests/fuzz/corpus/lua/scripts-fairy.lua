@@ -1,0 +1,163 @@
+-- fairy.lua: the fairy of The Princess and The Dragon (rules FAIRY-1 to
+-- FAIRY-7), usable on its own in any variant.
+--
+-- The fairy is a neutral figure (kind "fairy") standing on a tile
+-- (CARC_AT_TILE). Instead of deploying, the active player may put it next to
+-- one of their followers on the board (`fairy x,y kind@port`, where that
+-- follower stands); it then guards that follower. At the start of a turn the
+-- active player scores fairy.turn-bonus if the fairy guards one of their
+-- followers (its own scoring step); when the guarded follower's feature is
+-- scored, in play or at the end, won or not, its owner scores
+-- fairy.score-bonus as a separate award right after that feature's awards.
+-- The dragon (plugin princess-dragon) reads where the fairy stands.
+--
+-- With fairy.placement=on-tile the fairy goes onto a tile holding one of the
+-- player's followers (`fairy x,y`) and counts every follower on that tile:
+-- turn-bonus per follower of the active player there at turn start, and
+-- score-bonus to the owner of each follower there whose feature scores.
+--
+-- Game state (carc.state): fig = the fairy's figure id (nil while beside the
+-- board), guard = the guarded follower's figure id (nil: nobody); the
+-- options, read once when the game is set up: tile (placement=on-tile),
+-- turn, score (the bonuses).
+
+carc.option_enum("placement", "next-to-follower on-tile",
+  "where the fairy goes: next to one follower, or onto a tile (all its followers)")
+carc.option_int("turn-bonus", 1, 0, 100, "points at turn start while the fairy is next to your follower (FAIRY-3)")
+carc.option_int("score-bonus", 3, 0, 100, "points when the fairy's follower's feature is scored (FAIRY-5)")
+
+local FAIRY = carc.define_figure("fairy", 0)
+local REASON = carc.define_reason("fairy")
+local AT_SEGMENT, AT_TILE = 1, 2
+local BONUS, FINAL = 4, 2 -- CARC_AWARD_BONUS, CARC_AWARD_FINAL
+local NEXT_TO, ON_TILE = 1, 2 -- option codes
+local PLACEMENT_ON_TILE = 1
+
+carc.game_init(function()
+  local s = carc.state
+  s.tile = carc.option("placement") == PLACEMENT_ON_TILE
+  s.turn = carc.option("turn-bonus")
+  s.score = carc.option("score-bonus")
+end)
+
+local function on_tile_mode()
+  return carc.state.tile
+end
+
+-- The tile the fairy stands on, or nil.
+local function fairy_tile()
+  local id = carc.state.fig
+  if id == nil then return nil end
+  local f = carc.figure(id)
+  if f and f.where == AT_TILE and f.kind == FAIRY then return f.tile end
+  return nil
+end
+
+local figure, figures, offer = carc.figure, carc.figures, carc.offer
+
+-- Calls fn(id, figure) for every player's figure standing on a segment.
+local function each_follower(fn)
+  for id = 0, figures() - 1 do
+    local f = figure(id)
+    if f and f.where == AT_SEGMENT and f.owner >= 0 then fn(id, f) end
+  end
+end
+
+-- FAIRY-2, FAIRY-7: the moves on offer in the action decision.
+carc.on("action-offer", function(ev)
+  local player = ev.player
+  if on_tile_mode() then
+    local here, seen = fairy_tile(), {}
+    for id = 0, figures() - 1 do
+      local f = figure(id)
+      if f and f.where == AT_SEGMENT and f.owner == player and f.tile ~= here and not seen[f.tile] then
+        seen[f.tile] = true
+        offer({code = ON_TILE, tile = f.tile, seg = -1})
+      end
+    end
+  else
+    local guard = carc.state.guard
+    for id = 0, figures() - 1 do
+      local f = figure(id)
+      if f and f.where == AT_SEGMENT and f.owner == player and id ~= guard then
+        offer({code = NEXT_TO, tile = f.tile, seg = f.seg, a = id})
+      end
+    end
+  end
+end)
+
+carc.format(function(opt)
+  local x, y = carc.tile_pos(opt.tile)
+  if opt.code == ON_TILE then return string.format("fairy %d,%d", x, y) end
+  return string.format("fairy %d,%d %s", x, y, carc.segment_name(opt.tile, opt.seg))
+end)
+
+carc.apply(function(opt, player)
+  local guard = nil
+  if opt.code == NEXT_TO then
+    local f = carc.figure(opt.a)
+    if not (f and f.where == AT_SEGMENT and f.tile == opt.tile and f.seg == opt.seg and f.owner == player) then
+      error("fairy: the follower is not there")
+    end
+    guard = opt.a
+  elseif opt.code ~= ON_TILE then
+    error("fairy: unknown option")
+  end
+  if carc.state.fig == nil then
+    carc.state.fig = carc.figure_place(FAIRY, -1, "tile", opt.tile, -1, 0, false)
+  else
+    carc.figure_move(carc.state.fig, "tile", opt.tile)
+  end
+  carc.state.guard = guard
+end)
+
+-- FAIRY-5 (and FAIRY-6): the guarded follower left the board; the fairy stays.
+carc.on("figure-removed", function(ev)
+  if ev.figure == carc.state.guard then carc.state.guard = nil end
+end)
+
+-- FAIRY-3: the point at the start of your turn, its own scoring step.
+carc.on("turn-start", function(ev)
+  local bonus, points = carc.state.turn, 0
+  if bonus <= 0 then return end
+  if on_tile_mode() then
+    local here = fairy_tile()
+    if here == nil then return end
+    each_follower(function(_, f)
+      if f.owner == ev.player and f.tile == here then points = points + bonus end
+    end)
+  else
+    local guard = carc.state.guard
+    local f = guard and carc.figure(guard)
+    if f and f.owner == ev.player then points = bonus end
+  end
+  if points > 0 then
+    carc.step_begin()
+    carc.award(ev.player, points, REASON)
+    carc.step_end()
+  end
+end)
+
+-- FAIRY-5: the feature of the fairy's follower is scored (its awards are in
+-- the batch): a bonus award attached to that feature, won or not.
+carc.on("feature-scored", function(ev)
+  local bonus = carc.state.score
+  if bonus <= 0 then return end
+  local flags = BONUS
+  if ev.flags ~= 0 then flags = BONUS | FINAL end
+  if on_tile_mode() then
+    local here = fairy_tile()
+    if here == nil then return end
+    each_follower(function(_, f)
+      if f.tile == here and carc.feature(f.tile, f.seg) == ev.feature then
+        carc.batch_add(f.owner, bonus, REASON, ev.feature, flags)
+      end
+    end)
+  else
+    local guard = carc.state.guard
+    local f = guard and carc.figure(guard)
+    if f and f.where == AT_SEGMENT and carc.feature(f.tile, f.seg) == ev.feature then
+      carc.batch_add(f.owner, bonus, REASON, ev.feature, flags)
+    end
+  end
+end)

@@ -1,0 +1,291 @@
+-- robbers.lua: The Robbers (mini expansion #6, 2nd edition), rules ROB-1 to
+-- ROB-15 (docs/robbers.md). Plays with any variant; its bag tiles are the
+-- tile set `robbers` (tiles/robbers.ini).
+--
+-- Each player has one robber. Robbers stand on the score track (figures at
+-- "track", space = score modulo 50). After a bag tile is placed, players may
+-- put or move their robber on a space holding another player's marker
+-- (`robber <space>` or `pass`). When a marker leaves a robber's space because
+-- its owner scores, the robber steals half of those points, rounded up, and
+-- goes back to its owner's supply.
+--
+-- How a scoring step is handled: every award that lands is looked at
+-- (score-after). A robber whose space the award's marker leaves notes that
+-- player and the points as a candidate (only the player's first award of the
+-- step: ROB-7, ROB-15). When the step ends (score-step-end) each robber with
+-- one candidate steals from it; a robber with several (ROB-9) asks its owner
+-- `rob <player>`. The stolen points land after the step's other awards, in
+-- seat order from the active player, and cannot be robbed (ROB-8): robbers
+-- waiting on the robbing player's space move along with the marker instead,
+-- as they do when a marker moves backwards (ROB-13).
+--
+-- Game state (carc.state), p and v are seats 0-5:
+--   r<p>   figure id of p's robber while it is on the track
+--   c<p>   bit mask of the players p's robber may rob in the current step
+--   x<p><v> the points of v's first award of the step that left p's space
+--   w<p>   true while p is asked whom to rob (ROB-9)
+--   s<p>   points p's robber steals, waiting to land
+--   cs     the scoring step the candidates belong to
+
+carc.option_enum("placement", "next-without-robber every-player before-tile",
+  "who may place a robber after a bag tile (ROB-2, ROB-3)")
+carc.option_int("end-bonus", 3, 0, 100, "points for each robber still on the track at the end (ROB-14)")
+
+local ROBBER = carc.define_figure("robber", 1, {})
+local BAG = carc.define_tile_mark("bag")
+local ROBBED = carc.define_reason("robber")
+local BONUS = carc.define_reason("robber-bonus")
+
+local OPT_ROBBER, OPT_PASS, OPT_ROB = 1, 2, 3
+local NEXT_WITHOUT, EVERY_PLAYER, BEFORE_TILE = 0, 1, 2
+local AT_TRACK = 3
+local UNROBBABLE, FINAL = 1, 2
+local TRACK = 50
+
+local S = carc.state
+
+-- The figure id and space of p's robber, or nil when it is in the supply.
+local function robber_of(p)
+  local f = S["r" .. p]
+  if f == nil then return nil end
+  local fi = carc.figure(f)
+  if fi and fi.kind == ROBBER and fi.owner == p and fi.where == AT_TRACK then return f, fi.space end
+  S["r" .. p] = nil -- taken off the track by someone else
+  return nil
+end
+
+local function is_bag(tile_type)
+  return tile_type ~= nil and tile_type >= 0 and carc.type_has_mark(tile_type, BAG) == 1
+end
+
+-- ROB-2: the spaces holding at least one other player's marker; a robber
+-- already on the track may only move to a different one.
+local function ask_placement(p)
+  local _, current = robber_of(p)
+  local seen, spaces = {}, {}
+  for q = 0, carc.players() - 1 do
+    local s = carc.score(q) % TRACK
+    if q ~= p and not seen[s] and s ~= current then
+      seen[s] = true
+      spaces[#spaces + 1] = s
+    end
+  end
+  table.sort(spaces)
+  local opts = {}
+  for i, s in ipairs(spaces) do opts[i] = { code = OPT_ROBBER, a = s } end
+  opts[#opts + 1] = { code = OPT_PASS }
+  carc.ask(p, "robber", opts)
+end
+
+-- ROB-3: the next player to the left of the active one without a robber on
+-- the track, or nil.
+local function next_without_robber(active, n)
+  for k = 1, n - 1 do
+    local q = (active + k) % n
+    if not robber_of(q) then return q end
+  end
+  return nil
+end
+
+-- After drawing a bag tile (robbers.placement=before-tile): every player from
+-- the active one, before the tile is placed.
+carc.add_phase("robbers-before-tile", "after", "draw", function(step)
+  if carc.option("placement") ~= BEFORE_TILE or not is_bag(carc.drawn_type()) then return "done" end
+  local n = carc.players()
+  if step >= n then return "done" end
+  ask_placement((carc.active_player() + step) % n)
+  return "again"
+end)
+
+-- After a bag tile is placed: the active player, then the ROB-3 player (or,
+-- with every-player, every other player in turn order).
+carc.add_phase("robbers-after-tile", "after", "place", function(step)
+  local mode = carc.option("placement")
+  local t = carc.placed_tile()
+  if mode == BEFORE_TILE or t < 0 or not is_bag(carc.tile_type(t)) then return "done" end
+  local n, active = carc.players(), carc.active_player()
+  if step == 0 then
+    ask_placement(active)
+    return "again"
+  end
+  if mode == EVERY_PLAYER then
+    if step >= n then return "done" end
+    ask_placement((active + step) % n)
+    return "again"
+  end
+  if step == 1 then
+    local q = next_without_robber(active, n)
+    if q then
+      ask_placement(q)
+      return "again"
+    end
+  end
+  return "done"
+end)
+
+-- ---- stealing ----------------------------------------------------------------
+
+local function half_up(points) return (points + 1) // 2 end
+
+local function has_bit(mask, v) return (mask >> v) & 1 == 1 end
+
+-- Seats in order from the active player.
+local function seats_from_active()
+  local n, first = carc.players(), carc.active_player()
+  if first < 0 then first = 0 end
+  local order = {}
+  for k = 0, n - 1 do order[k + 1] = (first + k) % n end
+  return order
+end
+
+-- Every robber that has stolen leaves the track, then the stolen points land,
+-- unless an owner is still being asked whom to rob.
+local function land()
+  local order = seats_from_active()
+  for _, o in ipairs(order) do
+    if S["w" .. o] then return end
+  end
+  local stolen = {}
+  for _, o in ipairs(order) do
+    local pts = S["s" .. o]
+    if pts then
+      S["s" .. o] = nil
+      local f = robber_of(o)
+      if f then carc.figure_remove(f) end
+      S["r" .. o] = nil
+      stolen[#stolen + 1] = { o, pts }
+    end
+  end
+  for _, e in ipairs(stolen) do
+    if e[2] > 0 then carc.award(e[1], e[2], ROBBED, -1, UNROBBABLE) end
+  end
+end
+
+-- Clears p's candidates and returns the points of v's award.
+local function take_candidate(o, v)
+  local pts = S["x" .. o .. v]
+  for q = 0, carc.players() - 1 do S["x" .. o .. q] = nil end
+  S["c" .. o] = nil
+  return pts
+end
+
+-- Turns the candidates of the step into thefts. With can_ask, a robber with
+-- several candidates asks its owner (ROB-9); without (a fallback at the end of
+-- the game, when no decision can follow), it robs the first in seat order.
+local function resolve(can_ask)
+  S.cs = nil
+  local order = seats_from_active()
+  for _, o in ipairs(order) do
+    local mask = S["c" .. o]
+    if mask and (not S["w" .. o] or not can_ask) then
+      local victims = {}
+      for _, v in ipairs(order) do
+        if has_bit(mask, v) then victims[#victims + 1] = v end
+      end
+      if #victims == 1 or not can_ask then
+        S["w" .. o] = nil
+        S["s" .. o] = half_up(take_candidate(o, victims[1]))
+      else
+        local opts = {}
+        for i, v in ipairs(victims) do opts[i] = { code = OPT_ROB, a = v } end
+        S["w" .. o] = true
+        carc.ask(o, "rob", opts)
+      end
+    end
+  end
+  land()
+end
+
+-- A robber takes part in a step from its first candidate until it has stolen.
+local function busy(o)
+  return S["c" .. o] ~= nil or S["s" .. o] ~= nil or S["w" .. o] ~= nil
+end
+
+carc.on("score-after", function(ev)
+  local a = ev.award
+  if a.points == 0 then return end
+  local cs = S.cs
+  if cs ~= nil and cs ~= a.step then resolve(true) end -- a step that never ended
+  local p = a.player
+  local after = carc.score(p)
+  local from = (after - a.points) % TRACK
+  local robbable = a.points > 0 and (a.flags & UNROBBABLE) == 0
+  for o = 0, carc.players() - 1 do
+    if o ~= p then -- ROB-11
+      local f, space = robber_of(o)
+      if f and space == from then
+        if robbable then
+          local mask = S["c" .. o] or 0
+          if S["s" .. o] == nil and S["w" .. o] == nil and not has_bit(mask, p) then
+            S["c" .. o] = mask | (1 << p) -- ROB-6, ROB-7, ROB-10
+            S["x" .. o .. p] = a.points
+            S.cs = a.step
+          end
+        elseif not busy(o) then
+          carc.figure_move(f, "track", -1, -1, after % TRACK) -- ROB-8, ROB-13
+        end
+      end
+    end
+  end
+end)
+
+local function pending()
+  return S.cs ~= nil
+end
+
+carc.on("score-step-end", function(ev)
+  if pending() then resolve(true) end
+end)
+
+carc.on("turn-end", function(ev)
+  if pending() then resolve(true) end
+end)
+
+-- ROB-14: before final scoring every robber leaves the track and its owner
+-- scores the end bonus, in seat order from the active player.
+carc.on("game-end", function(ev)
+  resolve(false) -- only a step that never ended leaves candidates here
+  local had = {}
+  for o = 0, carc.players() - 1 do
+    local f = robber_of(o)
+    if f then
+      carc.figure_remove(f)
+      S["r" .. o] = nil
+      had[o] = true
+    end
+  end
+  local bonus = carc.option("end-bonus")
+  if bonus > 0 and next(had) ~= nil then
+    carc.step_begin()
+    for _, o in ipairs(seats_from_active()) do
+      if had[o] then carc.award(o, bonus, BONUS, -1, UNROBBABLE | FINAL) end
+    end
+    carc.step_end()
+  end
+end)
+
+-- ---- options -----------------------------------------------------------------
+
+carc.format(function(opt)
+  if opt.code == OPT_ROBBER then return "robber " .. opt.a end
+  if opt.code == OPT_PASS then return "pass" end
+  if opt.code == OPT_ROB then return "rob " .. carc.player_name(opt.a) end
+  return "robbers?"
+end)
+
+carc.apply(function(opt, player)
+  if opt.code == OPT_ROBBER then
+    local f = robber_of(player)
+    if f then
+      carc.figure_move(f, "track", -1, -1, opt.a)
+    else
+      S["r" .. player] = carc.figure_place(ROBBER, player, "track", -1, -1, opt.a, true)
+    end
+  elseif opt.code == OPT_ROB then
+    if S["w" .. player] then
+      S["w" .. player] = nil
+      S["s" .. player] = half_up(take_candidate(player, opt.a))
+      land()
+    end
+  end
+end)

@@ -1,0 +1,3 @@
+carc.on("turn-start", function(ev)
+  counter = (counter or 0) + 1
+end)

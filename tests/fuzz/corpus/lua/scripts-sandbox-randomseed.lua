@@ -1,0 +1,1 @@
+carc.on("turn-start", function(ev) math.randomseed(42) end)

@@ -1,0 +1,204 @@
+/*
+ * fuzz_common.h - shared by the libFuzzer targets in tests/fuzz/ and by
+ * tests/test_fuzz_regressions.c, which includes every target (with
+ * FUZZ_NO_MAIN) to replay tests/fuzz/regressions/ and the seed corpora.
+ *
+ * The parsers read files (they name the file and line in their messages, and
+ * a variant's includes, sets and scripts are found relative to it), so each
+ * input is written to a file in a private temporary directory and loaded
+ * from there: the code under test is exactly the code a user runs.
+ */
+#ifndef CARC_FUZZ_COMMON_H
+#define CARC_FUZZ_COMMON_H
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "carc.h"
+#include "record.h"
+
+static char fuzz_dir_path[256];
+
+/* Removes the private directory (its files have fixed names, no subdirectory). */
+static inline void fuzz_dir_remove(void)
+{
+    DIR *d = opendir(fuzz_dir_path);
+    if (!d) return;
+    char p[600];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(p, sizeof p, "%s/%s", fuzz_dir_path, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(fuzz_dir_path);
+}
+
+/* The private directory for this process, made on first use. */
+static inline const char *fuzz_dir(void)
+{
+    if (!fuzz_dir_path[0]) {
+        const char *t = getenv("TMPDIR");
+        snprintf(fuzz_dir_path, sizeof fuzz_dir_path, "%s/carc-fuzz.XXXXXX", t && *t ? t : "/tmp");
+        if (!mkdtemp(fuzz_dir_path)) {
+            perror("carc fuzz: mkdtemp");
+            abort();
+        }
+        atexit(fuzz_dir_remove);
+    }
+    return fuzz_dir_path;
+}
+
+/* Writes the bytes to DIR/name; returns the path (static buffer per name slot). */
+static inline const char *fuzz_write(const char *name, const uint8_t *data, size_t size)
+{
+    static char paths[4][512];
+    static int next;
+    char *path = paths[next++ % 4];
+    snprintf(path, 512, "%s/%s", fuzz_dir(), name);
+    FILE *f = fopen(path, "wb");
+    if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        perror("carc fuzz: writing the input");
+        abort();
+    }
+    return path;
+}
+
+static inline const char *fuzz_write_text(const char *name, const char *text)
+{
+    return fuzz_write(name, (const uint8_t *)text, strlen(text));
+}
+
+static inline FILE *fuzz_null(void)
+{
+    static FILE *f;
+    if (!f) f = fopen("/dev/null", "w");
+    if (!f) abort();
+    return f;
+}
+
+static inline uint64_t fuzz_hash(const uint8_t *data, size_t size)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 1099511628211ULL;
+    return h;
+}
+
+static inline uint32_t fuzz_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(*s >> 33);
+}
+
+/* The state a replay must reproduce. */
+typedef struct fuzz_summary {
+    int tiles, turn, events, active, finished, pile;
+    int score[CARC_MAX_PLAYERS];
+} fuzz_summary;
+
+static inline void fuzz_summarise(const carc_game *g, fuzz_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->tiles = carc_tiles_placed(g);
+    s->turn = carc_turn_number(g);
+    s->events = carc_events(g);
+    s->active = carc_active_player(g);
+    s->finished = carc_is_finished(g);
+    s->pile = carc_pile_left(g);
+    for (int p = 0; p < carc_players(g); p++) s->score[p] = carc_score(g, p);
+}
+
+/*
+ * Plays at most max_decisions seeded random decisions on fresh copies of the
+ * rules, writing the record as `carc play` does. Then the saved-game
+ * contract: the record, saved and loaded back, parses, and replayed on rules
+ * loaded afresh from `variant` reaches the same state. A breach aborts (a
+ * finding). variant NULL: no record check (rules that no file names).
+ */
+static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t seed, int max_decisions)
+{
+    char err[4096];
+    int np = carc_rules_min_players(r);
+    if (np < 2 && carc_rules_max_players(r) >= 2) np = 2;
+    static const char *const names[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green", "Yellow", "Black", "Grey"};
+    static const char *const agents[CARC_MAX_PLAYERS] = {"random", "random", "random",
+                                                         "random", "random", "random"};
+    carc_game *g = carc_game_new(r, np, names, seed, err, sizeof err);
+    if (!g) return;
+    carc_record_writer w;
+    if (carc_writer_begin(&w, variant ? variant : "none", seed, np, names, agents, NULL, 0) < 0) abort();
+    uint64_t rng = seed;
+    char text[512];
+    int st = CARC_FAILED;
+    for (int d = 0; d < max_decisions; d++) {
+        st = carc_advance(g);
+        if (st == CARC_NEED_DRAW) {
+            if (carc_draw(g, -1) < 0) break;
+            carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
+        } else if (st == CARC_NEED_CHOICE) {
+            int n = carc_option_count(g);
+            if (n <= 0) break;
+            int k = (int)(fuzz_next(&rng) % (uint32_t)n);
+            /* As carc's runner does: an option whose text another option
+             * of the decision shares is not written; the game stops. */
+            if (carc_option_record_text(g, k, text, sizeof text) < 0) break;
+            if (carc_choose(g, k) < 0) break;
+        } else {
+            break;
+        }
+        if (carc_writer_line(&w, text) < 0) abort();
+    }
+    st = carc_advance(g);
+    if (variant && st != CARC_FAILED) {
+        /* Save, load, replay on fresh rules: the same game. */
+        char path[600];
+        snprintf(path, sizeof path, "%s/saved.rec", fuzz_dir());
+        if (carc_writer_save(&w, path, err, sizeof err) < 0) {
+            fprintf(stderr, "fuzz: cannot save: %s\n", err);
+            abort();
+        }
+        carc_record rec;
+        if (carc_record_load(path, &rec, err, sizeof err) < 0) {
+            fprintf(stderr, "fuzz: a record carc wrote does not parse: %s\n", err);
+            abort();
+        }
+        carc_rules *r2 = carc_record_rules(&rec, err, sizeof err);
+        if (r2) {
+            carc_game *g2 = NULL;
+            if (carc_replay(&rec, r2, &g2, err, sizeof err) < 0) {
+                fprintf(stderr, "fuzz: a record carc wrote does not replay: %s\n", err);
+                abort();
+            }
+            fuzz_summary a, b;
+            fuzz_summarise(g, &a);
+            fuzz_summarise(g2, &b);
+            if (memcmp(&a, &b, sizeof a) != 0) {
+                fprintf(stderr, "fuzz: the replayed game differs from the game played (tiles %d/%d, turn %d/%d, "
+                                "events %d/%d)\n", a.tiles, b.tiles, a.turn, b.turn, a.events, b.events);
+                abort();
+            }
+            carc_game_free(g2);
+            carc_rules_free(r2);
+        }
+        carc_record_free(&rec);
+    }
+    carc_writer_free(&w);
+    /* Bots clone games and look ahead: a clone must stand on its own. */
+    carc_game *c = carc_game_clone(g);
+    carc_game_free(g);
+    if (c) {
+        for (int d = 0; d < 8; d++) {
+            st = carc_advance(c);
+            if (st == CARC_NEED_DRAW) carc_draw(c, -1);
+            else if (st == CARC_NEED_CHOICE && carc_option_count(c) > 0) carc_choose(c, 0);
+            else break;
+        }
+        carc_game_free(c);
+    }
+}
+
+#endif

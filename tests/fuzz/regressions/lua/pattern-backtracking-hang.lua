@@ -1,0 +1,2 @@
+local s = string.rep("a", 20000)
+local x = string.find(s, ".-.-.-.-b")

@@ -1,0 +1,1 @@
+table.move({}, 1, math.maxinteger - 1, 2, {})

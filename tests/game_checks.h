@@ -1,0 +1,81 @@
+/* game_checks.h - assertions several tests share (include after cmocka.h):
+ * two games in the same final state; a clone that goes on exactly as its
+ * original. */
+#ifndef CARC_TEST_GAME_CHECKS_H
+#define CARC_TEST_GAME_CHECKS_H
+
+#include "carc.h"
+#include "rng.h"
+
+/* Scores, every figure kind's supply, every scoring event, every tile and
+ * every figure standing somewhere: the same in both games. */
+static inline void same_final_state(const carc_game *a, const carc_game *b)
+{
+    const carc_rules *r = carc_game_rules(a);
+    assert_int_equal(carc_is_finished(a), carc_is_finished(b));
+    assert_int_equal(carc_players(a), carc_players(b));
+    for (int p = 0; p < carc_players(a); p++) {
+        assert_int_equal(carc_score(a, p), carc_score(b, p));
+        for (int k = 0; k < carc_figure_kinds(r); k++) {
+            const char *kind = carc_figure_kind_name(r, k);
+            assert_int_equal(carc_supply(a, p, kind), carc_supply(b, p, kind));
+        }
+    }
+    assert_int_equal(carc_events(a), carc_events(b));
+    for (int i = 0; i < carc_events(a); i++)
+        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+    assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
+    for (int i = 0; i < carc_tiles_placed(a); i++) {
+        int ax, ay, ar, at, bx, by, br, bt;
+        carc_tile_at_index(a, i, &ax, &ay, &ar, &at);
+        carc_tile_at_index(b, i, &bx, &by, &br, &bt);
+        assert_true(ax == bx && ay == by && ar == br && at == bt);
+    }
+    assert_int_equal(carc_figures(a), carc_figures(b));
+    for (int f = 0; f < carc_figures(a); f++) {
+        int fa[6], fb[6];
+        carc_figure(a, f, &fa[0], &fa[1], &fa[2], &fa[3], &fa[4], &fa[5]);
+        carc_figure(b, f, &fb[0], &fb[1], &fb[2], &fb[3], &fb[4], &fb[5]);
+        assert_int_equal(fa[2], fb[2]); /* where */
+        if (fa[2]) assert_memory_equal(fa, fb, sizeof fa);
+    }
+}
+
+/* Plays on with uniform random choices from rng until the game ends. */
+static inline void play_uniform_to_end(carc_game *g, carc_rng *rng)
+{
+    for (;;) {
+        int st = carc_advance(g);
+        if (st == CARC_FINISHED) return;
+        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
+    }
+}
+
+/* Plays `moves` decisions and draws, clones the game, and plays both on
+ * with the same choices: they must end the same. */
+static inline void check_clone_continues(const carc_rules *r, int players, uint64_t seed, int moves)
+{
+    char err[512];
+    carc_game *g = carc_game_new(r, players, NULL, seed, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    carc_rng ra;
+    carc_rng_seed(&ra, seed, 1);
+    for (int m = 0; m < moves; m++) {
+        int st = carc_advance(g);
+        if (st == CARC_FINISHED) break;
+        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
+    }
+    carc_game *c = carc_game_clone(g);
+    assert_non_null(c);
+    carc_rng rb = ra;
+    play_uniform_to_end(g, &ra);
+    play_uniform_to_end(c, &rb);
+    same_final_state(g, c);
+    carc_game_free(g);
+    carc_game_free(c);
+}
+#endif

@@ -1,0 +1,459 @@
+/*
+ * test_limits.c - hostile input (docs/security.md): every input limit stops
+ * an oversized tile set, variant or record with a clear message, in bounded
+ * time; C plugins load by name, or by path only when the user allows it; a
+ * script cannot break the saved game with the text of its options.
+ *
+ * Run from the project root: CARC_DATA=. CARC_PLUGIN_PATH=build/tests/plugins
+ * ./build/tests/test_limits (make test does).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "carc.h"
+#include "core.h"
+#include "inireader.h"
+#include "record.h"
+
+#define DIR "/tmp/carc-test-limits"
+
+static char path_buf[8][600];
+static int path_next;
+
+/* A path under DIR (a few live at once). */
+static const char *tmp_path(const char *name)
+{
+    char *p = path_buf[path_next++ % 8];
+    snprintf(p, 600, "%s-%d/%s", DIR, (int)getpid(), name);
+    return p;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    const char *p = tmp_path(name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+/* A growing text. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+} text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (t->s && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = (t->cap + (size_t)n + 1) * 2;
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+}
+
+static const char *write_text(const char *name, text *t)
+{
+    const char *p = write_file(name, t->s ? t->s : "");
+    free(t->s);
+    memset(t, 0, sizeof *t);
+    return p;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The message contains the phrase; the refusal came within 10 s. */
+static void expect(const char *err, const char *phrase, double t0)
+{
+    if (!strstr(err, phrase)) fail_msg("expected '%s' in: %s", phrase, err);
+    if (now_s() - t0 > 10) fail_msg("took %.1f s to refuse", now_s() - t0);
+}
+
+static void tiles_refused(const char *path, const char *phrase)
+{
+    char err[2048] = "";
+    double t0 = now_s();
+    carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
+    if (r) {
+        carc_rules_free(r);
+        fail_msg("%s loaded", path);
+    }
+    expect(err, phrase, t0);
+}
+
+static void variant_refused(const char *path, const char *phrase)
+{
+    char err[4096] = "";
+    double t0 = now_s();
+    carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
+    if (r) {
+        carc_rules_free(r);
+        fail_msg("%s loaded", path);
+    }
+    expect(err, phrase, t0);
+}
+
+static void record_refused(const char *path, const char *phrase)
+{
+    char err[2048] = "";
+    double t0 = now_s();
+    carc_record rec;
+    if (carc_record_load(path, &rec, err, sizeof err) == 0) {
+        carc_record_free(&rec);
+        fail_msg("%s parsed", path);
+    }
+    expect(err, phrase, t0);
+}
+
+static const char TILE_HEADER[] = "[set]\nname = big\ntitle = big\n";
+static const char START_TILE[] = "[tile S]\ncount = 1\nedges = FFFF\nsegment = field N E S W\nmarks = start\n";
+
+static int setup(void **state)
+{
+    (void)state;
+    char d[600];
+    snprintf(d, sizeof d, "%s-%d", DIR, (int)getpid());
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", d, d);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s-%d'", DIR, (int)getpid());
+    carc_allow_plugin_paths(0);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- INI files: size and line length --------------------------------------- */
+
+static void ini_file_too_large(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "%s", TILE_HEADER);
+    while (t.len <= INI_MAX_FILE_BYTES) add(&t, "# %0100d\n", 0);
+    const char *p = write_text("huge.ini", &t);
+    tiles_refused(p, "file too large");
+    variant_refused(p, "file too large");
+}
+
+static void ini_line_too_long(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "%s[tile A]\nnote = %0300d\n", TILE_HEADER, 7);
+    const char *p = write_text("long-line.ini", &t);
+    tiles_refused(p, ":5: line longer than");
+}
+
+/* A file of 4 MB of blank lines and comments: read to its end in bounded time. */
+static void ini_many_lines(void **state)
+{
+    (void)state;
+    text t = {0};
+    while (t.len < INI_MAX_FILE_BYTES - 4096) add(&t, "\n\n#\n");
+    add(&t, "%s", TILE_HEADER);
+    const char *p = write_text("many-lines.ini", &t);
+    tiles_refused(p, "the set has no tile");
+}
+
+/* ---- tile sets: types and tiles ---------------------------------------------- */
+
+static void tiles_too_many_types(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "%s%s", TILE_HEADER, START_TILE);
+    for (int i = 0; i < MAX_TILE_TYPES; i++) add(&t, "[tile T%d]\ncount = 1\nedges = FFFF\nsegment = field N E S W\n", i);
+    const char *p = write_text("types.ini", &t);
+    tiles_refused(p, "too many tile types (at most 1024");
+}
+
+static void tiles_too_many_tiles(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "%s%s", TILE_HEADER, START_TILE);
+    add(&t, "[tile A]\ncount = %d\nedges = FFFF\nsegment = field N E S W\n", MAX_TILES - 1);
+    add(&t, "[tile B]\ncount = 2\nedges = FFFF\nsegment = field N E S W\n");
+    const char *p = write_text("tiles.ini", &t);
+    tiles_refused(p, ":14: the set holds more than 10000 tiles");
+    write_file("huge-count.ini", "[set]\nname = c\ntitle = c\n[tile A]\ncount = 10001\n");
+    tiles_refused(tmp_path("huge-count.ini"), "bad count '10001' (a whole number from 1 to 10000)");
+}
+
+/* Count overrides in a variant can raise the total too. */
+static void variant_too_many_tiles(void **state)
+{
+    (void)state;
+    const char *p = write_file("big-counts.ini", "[variant]\nname = big\n[tiles]\nsets = base\nbase:D = 10000\n");
+    variant_refused(p, "a game has at most 10000");
+}
+
+/* ---- variants: entries and includes ------------------------------------------ */
+
+static void variant_too_many_options(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "[variant]\nname = opts\n[tiles]\nsets = base\n[options]\n");
+    for (int i = 0; i < 65; i++) add(&t, "option-%d = 1\n", i);
+    const char *p = write_text("options.ini", &t);
+    variant_refused(p, "too many entries (at most 64)");
+}
+
+static void variant_includes_too_deep(void **state)
+{
+    (void)state;
+    char name[32], body[128];
+    for (int i = 0; i < 12; i++) {
+        snprintf(name, sizeof name, "deep-%d.ini", i);
+        snprintf(body, sizeof body, "[variant]\nname = deep%d\ninclude = deep-%d.ini\n", i, i + 1);
+        write_file(name, body);
+    }
+    write_file("deep-12.ini", "[variant]\nname = deep12\n[tiles]\nsets = base\n");
+    variant_refused(tmp_path("deep-0.ini"), "includes nested deeper than 8");
+}
+
+/* ---- records: size, lines, players, options -------------------------------------- */
+
+static void record_too_large(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n---\n");
+    while (t.len <= CARC_RECORD_MAX_BYTES) add(&t, "# %0200d\n", 0);
+    size_t len = t.len;
+    char *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, t.s, len);
+    record_refused(write_text("huge.rec", &t), "record too large");
+    char err[512];
+    carc_record rec;
+    assert_int_equal(carc_record_parse("memory", copy, len, &rec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "record too large"));
+    free(copy);
+}
+
+static void record_line_too_long(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n---\n");
+    add(&t, "pass %01000d\n", 1);
+    record_refused(write_text("long.rec", &t), ":7: line longer than 1000 characters");
+}
+
+static void record_too_many_lines(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n---\n");
+    for (int i = 0; i <= CARC_RECORD_MAX_LINES; i++) add(&t, "pass\n");
+    record_refused(write_text("lines.rec", &t), "more than 200000 lines");
+}
+
+static void record_too_many_players(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "carcassonne-record 1\nvariant base\nseed 1\n");
+    for (int i = 0; i <= CARC_MAX_PLAYERS; i++) add(&t, "player P%d random\n", i);
+    add(&t, "---\n");
+    record_refused(write_text("players.rec", &t), ":10: more than 6 players");
+}
+
+static void record_too_many_options(void **state)
+{
+    (void)state;
+    text t = {0};
+    add(&t, "carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n");
+    for (int i = 0; i <= 32; i++) add(&t, "option farm-scoring=none\n");
+    add(&t, "---\n");
+    record_refused(write_text("options.rec", &t), "too many or too long options");
+}
+
+/* ---- C plugins: by name, or by path when the user allows it --------------------------- */
+
+static void plugin_path_rule(void **state)
+{
+    (void)state;
+    const char *dir = getenv("CARC_PLUGIN_PATH");
+    if (!dir || !*dir) skip();
+    char so[600], body[1024];
+    snprintf(so, sizeof so, "%s/noop.so", dir);
+    if (access(so, R_OK) != 0) skip();
+    snprintf(body, sizeof body, "[variant]\nname = by-path\n[tiles]\nsets = base\n[plugins]\nload = %s\n", so);
+    const char *by_path = write_file("by-path.ini", body);
+    const char *by_name = write_file("by-name.ini", "[variant]\nname = by-name\n[tiles]\nsets = base\n[plugins]\nload = noop\n");
+    char err[4096];
+
+    carc_allow_plugin_paths(0);
+    assert_int_equal(carc_plugin_paths_allowed(), 0);
+    variant_refused(by_path, "--allow-plugin-paths");
+    variant_refused(by_path, ":6:");
+    variant_refused(write_file("rel.ini", "[variant]\nname = r\n[tiles]\nsets = base\n[plugins]\nload = noop.so\n"),
+                    "is given as a path");
+    carc_rules *r = carc_variant_load(by_name, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("a plugin by name: %s", err);
+    carc_rules_free(r);
+
+    carc_allow_plugin_paths(1);
+    r = carc_variant_load(by_path, NULL, 0, err, sizeof err);
+    carc_allow_plugin_paths(0);
+    if (!r) fail_msg("allowed, a plugin by path: %s", err);
+    carc_rules_free(r);
+    /* Allowed or not, a name is never a path and a path must exist. */
+    carc_allow_plugin_paths(1);
+    variant_refused(write_file("missing.ini", "[variant]\nname = m\n[tiles]\nsets = base\n[plugins]\nload = ./nosuch.so\n"),
+                    "no such file");
+    variant_refused(write_file("badname.ini", "[variant]\nname = b\n[tiles]\nsets = base\n[plugins]\nload = No$Name\n"),
+                    "never given as a path");
+    carc_allow_plugin_paths(0);
+}
+
+/* ---- option texts: one safe line of the record --------------------------------------- */
+
+static const char INJECT_LUA[] =
+    "carc.on('action-offer', function(ev) carc.offer({code = 1}) carc.offer({code = 2}) end)\n"
+    "carc.format(function(opt)\n"
+    "  if opt.code == 1 then return 'wait\\ndraw base:D # x' end\n"
+    "  return 'end'\n"
+    "end)\n"
+    "carc.apply(function(opt, player) end)\n";
+
+static void option_text_is_one_record_line(void **state)
+{
+    (void)state;
+    write_file("inject.lua", INJECT_LUA);
+    const char *v = write_file("inject.ini", "[variant]\nname = inject\n[tiles]\nsets = base\n[plugins]\nscripts = inject.lua\n");
+    char err[4096];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    static const char *const names[] = {"A", "B"}, *const agents[] = {"random", "random"};
+    carc_game *g = carc_game_new(r, 2, names, 5, err, sizeof err);
+    assert_non_null(g);
+    carc_record_writer w;
+    assert_int_equal(carc_writer_begin(&w, v, 5, 2, names, agents, NULL, 0), 0);
+    char line[512];
+    int seen_script = 0, k = 0;
+    for (int d = 0; d < 400; d++) {
+        int st = carc_advance(g);
+        if (st == CARC_NEED_DRAW) {
+            assert_int_equal(carc_draw(g, -1), 0);
+            carc_draw_text(g, carc_last_drawn(g), line, sizeof line);
+        } else if (st == CARC_NEED_CHOICE) {
+            int n = carc_option_count(g);
+            for (int i = 0; i < n; i++) {
+                carc_option_text(g, i, line, sizeof line);
+                assert_null(strpbrk(line, "\n\r#"));
+                assert_string_not_equal(line, "end");
+            }
+            k = (k + 7) % n; /* scripted options too */
+            carc_option_text(g, k, line, sizeof line);
+            if (strstr(line, "wait") || strstr(line, "end")) seen_script++;
+            assert_int_equal(carc_choose(g, k), 0);
+        } else {
+            break;
+        }
+        assert_int_equal(carc_writer_line(&w, line), 0);
+    }
+    assert_true(seen_script > 0);
+    /* Saved, loaded and replayed: the same game. */
+    const char *saved = tmp_path("inject.rec");
+    assert_int_equal(carc_writer_save(&w, saved, err, sizeof err), 0);
+    carc_writer_free(&w);
+    carc_record rec;
+    if (carc_record_load(saved, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_game *g2 = NULL;
+    if (carc_replay(&rec, r, &g2, err, sizeof err) < 0) fail_msg("the saved game does not replay: %s", err);
+    assert_int_equal(carc_tiles_placed(g2), carc_tiles_placed(g));
+    assert_int_equal(carc_score(g2, 0), carc_score(g, 0));
+    assert_int_equal(carc_score(g2, 1), carc_score(g, 1));
+    carc_game_free(g2);
+    carc_record_free(&rec);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* Two options a script formats alike: the record could not tell them apart,
+ * so carc will not write the one a replay would mistake. */
+static void ambiguous_option_texts(void **state)
+{
+    (void)state;
+    write_file("twins.lua", "carc.on('action-offer', function(ev) carc.offer({code = 1}) carc.offer({code = 2}) end)\n"
+                            "carc.format(function(opt) return 'twin' end)\n"
+                            "carc.apply(function(opt, player) end)\n");
+    const char *v = write_file("twins.ini", "[variant]\nname = twins\n[tiles]\nsets = base\n[plugins]\nscripts = twins.lua\n");
+    char err[4096], buf[512];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    assert_int_equal(st, CARC_NEED_CHOICE);
+    assert_int_equal(carc_option_record_text(g, 0, buf, sizeof buf), 0); /* a placement */
+    assert_int_equal(carc_choose(g, 0), 0);
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    int n = carc_option_count(g), twins = 0, refused = 0;
+    for (int i = 0; i < n; i++) {
+        carc_option_text(g, i, buf, sizeof buf);
+        if (strcmp(buf, "twin") != 0) continue;
+        twins++;
+        refused += carc_option_record_text(g, i, buf, sizeof buf) < 0;
+    }
+    assert_int_equal(twins, 2);
+    assert_int_equal(refused, 1); /* the first is what a replay finds: it may be written */
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ini_file_too_large),
+        cmocka_unit_test(ini_line_too_long),
+        cmocka_unit_test(ini_many_lines),
+        cmocka_unit_test(tiles_too_many_types),
+        cmocka_unit_test(tiles_too_many_tiles),
+        cmocka_unit_test(variant_too_many_tiles),
+        cmocka_unit_test(variant_too_many_options),
+        cmocka_unit_test(variant_includes_too_deep),
+        cmocka_unit_test(record_too_large),
+        cmocka_unit_test(record_line_too_long),
+        cmocka_unit_test(record_too_many_lines),
+        cmocka_unit_test(record_too_many_players),
+        cmocka_unit_test(record_too_many_options),
+        cmocka_unit_test(plugin_path_rule),
+        cmocka_unit_test(option_text_is_one_record_line),
+        cmocka_unit_test(ambiguous_option_texts),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
