@@ -43,7 +43,6 @@ typedef struct lua_host {
     bool out_of_budget;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
-    int keys_ref;           /* registry ref of the table of field names */
 } lua_host;
 
 /* A handler or phase: which function of which script. */
@@ -52,9 +51,7 @@ typedef struct lua_fn {
     int ref;
 } lua_fn;
 
-/* Field names of the tables carc builds and reads. lua_setfield with a C
- * string looks the string up (a strcmp) on every call; these are made once
- * per state and pushed from the registry instead. */
+/* Field names of the tables carc builds and reads. */
 #define KEYS(X) X(type) X(player) X(tile) X(feature) X(figure) X(value) X(flags) X(award) X(option) \
     X(mine) X(code) X(seg) X(a) X(b) X(c) X(kernel) X(points) X(reason) X(step) X(kind) X(owner) \
     X(where) X(space)
@@ -63,25 +60,8 @@ typedef struct lua_fn {
 enum { KEYS(KEY_ENUM) NKEYS };
 static const char *const key_names[NKEYS] = {KEYS(KEY_NAME)};
 
-static lua_host *host_of(lua_State *L);
-
-/* The keys live in one registry table, at their numbers. */
-static void push_key(lua_State *L, int k)
-{
-    lua_rawgeti(L, LUA_REGISTRYINDEX, host_of(L)->keys_ref);
-    lua_rawgeti(L, -1, k + 1);
-    lua_remove(L, -2);
-}
-
-static int make_keys(lua_State *L)
-{
-    lua_createtable(L, NKEYS, 0);
-    for (int k = 0; k < NKEYS; k++) {
-        lua_pushstring(L, key_names[k]);
-        lua_rawseti(L, -2, k + 1);
-    }
-    return luaL_ref(L, LUA_REGISTRYINDEX);
-}
+/* Lua's string cache finds these names by address: no lookup table needed. */
+static void push_key(lua_State *L, int k) { lua_pushstring(L, key_names[k]); }
 
 /* t[k] = v for the table on the stack top. */
 static void set_int(lua_State *L, int k, lua_Integer v)
@@ -1167,7 +1147,6 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
     }
     lua_State *L = h->L;
     memcpy(lua_getextraspace(L), &h, sizeof h);
-    h->keys_ref = make_keys(L);
     /* Only the safe libraries are opened at all. */
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
