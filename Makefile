@@ -117,8 +117,9 @@ $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 $(BUILD)/tests/test_fuzz_regressions: tests/fuzz/*.c tests/fuzz/*.h
 
 # ---- fuzzing: clang's libFuzzer with ASan and UBSan (docs/security.md) ---------
-# Each target runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/T, kept
-# as shipped; what the run learns goes to build/fuzz/corpus/T). A finding stops
+# Each target runs FUZZ_SECONDS from its seeds: the project's own files of its
+# kind, read in place (FUZZ_SEEDS_T; tests/fuzz/fuzz_seeds.h lists the same);
+# what the run learns goes to build/fuzz/corpus/T. A finding stops
 # make; its input is in build/fuzz/artifacts/. Needs clang and its fuzzer
 # runtime (Debian: clang, libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
@@ -127,6 +128,10 @@ FUZZ_TARGETS := tileset variant record lua
 FUZZ_BUILD   := build/fuzz
 FUZZ_OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=all -Wno-unknown-warning-option
+FUZZ_SEEDS_tileset := tiles tests/tiles tests/bad/tiles
+FUZZ_SEEDS_variant := variants variants/house tests/variants tests/good tests/bad/variants tests/fuzz/seeds/variant
+FUZZ_SEEDS_record  := tests/scenarios tests/bad/records
+FUZZ_SEEDS_lua     := scripts scripts/examples tests/scripts tests/scripts/sandbox
 FUZZ_LEN_tileset := 16384
 FUZZ_LEN_variant := 4096
 FUZZ_LEN_record  := 16384
@@ -151,10 +156,12 @@ fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	    mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
 	    echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
-	    case $$t in tileset) len=$(FUZZ_LEN_tileset);; variant) len=$(FUZZ_LEN_variant);; \
-	                record) len=$(FUZZ_LEN_record);; *) len=$(FUZZ_LEN_lua);; esac; \
+	    case $$t in tileset) len=$(FUZZ_LEN_tileset); seeds="$(FUZZ_SEEDS_tileset)";; \
+	                variant) len=$(FUZZ_LEN_variant); seeds="$(FUZZ_SEEDS_variant)";; \
+	                record) len=$(FUZZ_LEN_record); seeds="$(FUZZ_SEEDS_record)";; \
+	                *) len=$(FUZZ_LEN_lua); seeds="$(FUZZ_SEEDS_lua)";; esac; \
 	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
-	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t $$seeds; \
 	done
 
 # ---- valgrind memcheck: one whole game of each shipped variant ------------------

@@ -1,14 +1,15 @@
 /*
  * test_fuzz_regressions.c - replays, through the fuzz targets' own code, every
  * input in tests/fuzz/regressions/TARGET/ (inputs that crashed, hung or
- * corrupted a saved game before their fix) and the seed corpora in
- * tests/fuzz/corpus/TARGET/. Each must run to its end: no crash, no
+ * corrupted a saved game before their fix) and every seed of its corpus: the
+ * project's own files of that kind (fuzz_seeds.h). Each must run to its end: no crash, no
  * sanitizer report (under make check-asan), no abort from a broken saved-game
  * check, and within 60 s (a hang fails the test).
  *
  * Run from the project root (make test does).
  */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "fuzz/fuzz_record.c"
 #include "fuzz/fuzz_tileset.c"
 #include "fuzz/fuzz_variant.c"
+#include "fuzz/fuzz_seeds.h"
 
 typedef int (*target_fn)(const uint8_t *, size_t);
 
@@ -40,6 +42,11 @@ static int replay_dir(const char *dir, target_fn target)
     for (int i = 0; i < n; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(names[i]);
+            continue; /* subfolders are seed folders of their own */
+        }
         FILE *f = fopen(path, "rb");
         if (!f) fail_msg("cannot read %s", path);
         static uint8_t buf[1 << 20];
@@ -54,19 +61,20 @@ static int replay_dir(const char *dir, target_fn target)
     return n;
 }
 
-static void run(const char *target, target_fn fn)
+static void run(const char *target, const char *const *seeds, target_fn fn)
 {
     char dir[256];
     snprintf(dir, sizeof dir, "tests/fuzz/regressions/%s", target);
     replay_dir(dir, fn);
-    snprintf(dir, sizeof dir, "tests/fuzz/corpus/%s", target);
-    if (replay_dir(dir, fn) == 0) fail_msg("no seed corpus in %s (run from the project root)", dir);
+    int n = 0;
+    for (const char *const *d = seeds; *d; d++) n += replay_dir(*d, fn);
+    if (n == 0) fail_msg("no seed for %s (run from the project root)", target);
 }
 
-static void tileset(void **s) { (void)s; run("tileset", fuzz_tileset); }
-static void variant(void **s) { (void)s; run("variant", fuzz_variant); }
-static void record(void **s) { (void)s; run("record", fuzz_record); }
-static void lua(void **s) { (void)s; run("lua", fuzz_lua); }
+static void tileset(void **s) { (void)s; run("tileset", FUZZ_SEEDS_TILESET, fuzz_tileset); }
+static void variant(void **s) { (void)s; run("variant", FUZZ_SEEDS_VARIANT, fuzz_variant); }
+static void record(void **s) { (void)s; run("record", FUZZ_SEEDS_RECORD, fuzz_record); }
+static void lua(void **s) { (void)s; run("lua", FUZZ_SEEDS_LUA, fuzz_lua); }
 
 int main(void)
 {

@@ -1,2 +1,0 @@
-local co = coroutine.wrap(function() while true do end end)
-co()

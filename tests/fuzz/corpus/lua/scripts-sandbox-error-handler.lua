@@ -1,4 +1,0 @@
-carc.on("tile-placed", function(ev)
-  local t = nil
-  return t.field
-end)

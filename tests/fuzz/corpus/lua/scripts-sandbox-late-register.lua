@@ -1,3 +1,0 @@
-carc.on("turn-start", function(ev)
-  carc.on("turn-end", function() end)
-end)

@@ -1,1 +1,0 @@
-carc.on("turn-start", function(ev) math.randomseed(42) end)
