@@ -86,15 +86,17 @@ int cmd_variants(int argc, char **argv)
     list_dir(d, "", dir, names, &n);
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, cmp_str);
-    int rc = 0;
+    int rc = 0, width = 0;
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
     for (int i = 0; i < n; i++) {
         char err[1024];
         carc_rules *r = carc_variant_load(names[i], NULL, 0, err, sizeof err);
         if (r) {
-            printf("%-18s %s\n", names[i], carc_rules_title(r));
+            printf("%-*s  %s\n", width, names[i], carc_rules_title(r));
             carc_rules_free(r);
         } else {
-            printf("%-18s (broken: %s)\n", names[i], err);
+            printf("%-*s  (broken: %s)\n", width, names[i], err);
             rc = 1;
         }
         free(names[i]);
