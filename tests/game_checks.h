@@ -4,7 +4,9 @@
 #ifndef CARC_TEST_GAME_CHECKS_H
 #define CARC_TEST_GAME_CHECKS_H
 
+#include "agents.h"
 #include "carc.h"
+#include "record.h"
 #include "rng.h"
 
 /* Scores, every figure kind's supply, every scoring event, every tile and
@@ -77,5 +79,56 @@ static inline void check_clone_continues(const carc_rules *r, int players, uint6
     same_final_state(g, c);
     carc_game_free(g);
     carc_game_free(c);
+}
+/* No feature is scored twice: each feature's awards (bonuses aside) all
+ * belong to one scoring step. Feed it every scoring event of one game. */
+typedef struct scored_once {
+    int feature[4096], step[4096], n;
+} scored_once;
+
+static inline void check_scored_once(scored_once *s, const carc_award *a)
+{
+    if (a->feature < 0 || (a->flags & CARC_AWARD_BONUS)) return;
+    for (int i = 0; i < s->n; i++)
+        if (s->feature[i] == a->feature) {
+            assert_int_equal(s->step[i], a->step);
+            return;
+        }
+    if (s->n < 4096) {
+        s->feature[s->n] = a->feature;
+        s->step[s->n++] = a->step;
+    }
+}
+
+/* Answers what the game waits for after carc_advance returned st (a draw
+ * from the pile, or the deciding agent's choice) and writes its record line. */
+static inline void answer_and_record(carc_game *g, int st, agent **agents, carc_record_writer *w)
+{
+    char text[512];
+    if (st == CARC_NEED_DRAW) {
+        assert_int_equal(carc_draw(g, -1), 0);
+        carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
+    } else {
+        agent *a = agents[carc_decision_player(g)];
+        int k = a->choose(a, g);
+        carc_option_text(g, k, text, sizeof text);
+        assert_int_equal(carc_choose(g, k), 0);
+    }
+    carc_writer_line(w, text);
+}
+
+/* The record written while g was played replays, on the same rules, to g's
+ * final state. */
+static inline void check_record_replays(const carc_record_writer *w, const carc_rules *r, const carc_game *g,
+                                        const char *name)
+{
+    char err[8192];
+    carc_record rec;
+    if (carc_record_parse(name, w->buf, w->len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_game *h = NULL;
+    if (carc_replay(&rec, r, &h, err, sizeof err) < 0) fail_msg("%s", err);
+    same_final_state(g, h);
+    carc_game_free(h);
+    carc_record_free(&rec);
 }
 #endif

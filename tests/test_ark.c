@@ -283,7 +283,6 @@ static void test_bad_options(void **state)
 
 /* ---- (b) seeded games with invariants --------------------------------------------------- */
 
-typedef struct scored { int feature, step; } scored;
 
 typedef struct prophet_watch {
     bool on_board, boxed;
@@ -306,8 +305,8 @@ static int on_board(const carc_game *g, int seat, const char *kind, fig *where)
 typedef struct watch {
     int prev[CARC_MAX_PLAYERS];
     prophet_watch prophet[CARC_MAX_PLAYERS];
-    scored *seen;
-    int nseen, nlog;
+    scored_once *scored;
+    int nlog;
 } watch;
 
 static void check_invariants(const carc_game *g, watch *w)
@@ -342,14 +341,7 @@ static void check_invariants(const carc_game *g, watch *w)
         const carc_award *a = carc_event_at(g, w->nlog);
         assert_true(a->points > 0);
         if (strcmp(carc_reason_name(r, a->reason), "ark") == 0) assert_int_equal(a->points, 1);
-        if (a->feature < 0 || (a->flags & CARC_AWARD_BONUS)) continue;
-        bool dup = false;
-        for (int i = 0; i < w->nseen; i++)
-            if (w->seen[i].feature == a->feature) {
-                assert_int_equal(w->seen[i].step, a->step);
-                dup = true;
-            }
-        if (!dup) w->seen[w->nseen++] = (scored){a->feature, a->step};
+        check_scored_once(w->scored, a);
     }
 }
 
@@ -361,7 +353,7 @@ static void test_random_games_invariants(void **state)
     if (!rules) fail_msg("%s", err);
     int games = games_to_play(), prophets_boxed = 0, arks_placed = 0;
     watch w;
-    w.seen = malloc(4096 * sizeof *w.seen);
+    w.scored = malloc(sizeof *w.scored);
     for (int i = 0; i < games; i++) {
         int n = 2 + i % 4;
         uint64_t seed = (uint64_t)i + 1;
@@ -374,34 +366,17 @@ static void test_random_games_invariants(void **state)
         carc_writer_begin(&wr, "ark", seed, n, names, agents, NULL, 0);
         memset(w.prev, 0, sizeof w.prev);
         memset(w.prophet, 0, sizeof w.prophet);
-        w.nseen = w.nlog = 0;
-        char text[256];
-        for (;;) {
-            int st = carc_advance(g);
-            if (st == CARC_FINISHED) break;
+        w.scored->n = w.nlog = 0;
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
             if (st == CARC_FAILED) fail_msg("game %d: %s", i, carc_game_error(g));
-            if (st == CARC_NEED_DRAW) {
-                assert_int_equal(carc_draw(g, -1), 0);
-                carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-            } else {
-                int k = ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g);
-                carc_option_text(g, k, text, sizeof text);
-                assert_int_equal(carc_choose(g, k), 0);
-            }
-            carc_writer_line(&wr, text);
+            answer_and_record(g, st, ag, &wr);
             check_invariants(g, &w);
         }
         check_invariants(g, &w);
         assert_int_equal(carc_pile_left(g), 0); /* ARK-21 */
         for (int p = 0; p < n; p++) prophets_boxed += w.prophet[p].boxed;
         arks_placed += ark_tile(g) >= 0;
-        carc_record rec;
-        assert_int_equal(carc_record_parse("property", wr.buf, wr.len, &rec, err, sizeof err), 0);
-        carc_game *h = NULL;
-        if (carc_replay(&rec, rules, &h, err, sizeof err) < 0) fail_msg("game %d: %s", i, err);
-        same_final_state(g, h);
-        carc_game_free(h);
-        carc_record_free(&rec);
+        check_record_replays(&wr, rules, g, "ark-property");
         carc_writer_free(&wr);
         for (int p = 0; p < n; p++) agent_free(ag[p]);
         carc_game_free(g);
@@ -409,7 +384,7 @@ static void test_random_games_invariants(void **state)
     /* The games did exercise the Prophet and the Ark. */
     assert_true(prophets_boxed > games / 4);
     assert_true(arks_placed > games / 2);
-    free(w.seen);
+    free(w.scored);
     carc_rules_free(rules);
 }
 

@@ -57,11 +57,13 @@ static void check_words(const char *err, const char *const *words)
 
 #define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-static void bad_tiles(const char *file, int line, const char *const *words)
+/* Rules the loader must refuse, with file, line and reason. */
+static void bad_rules(const char *dir, const char *file, int line, const char *const *words,
+                      carc_rules *(*load)(const char *path, char *err, size_t errn))
 {
     char path[512], err[ERRN] = "";
-    snprintf(path, sizeof path, TILES "%s", file);
-    carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
+    snprintf(path, sizeof path, "%s%s", dir, file);
+    carc_rules *r = load(path, err, sizeof err);
     if (r) {
         carc_rules_free(r);
         fail_msg("%s loaded, but it should have been refused", path);
@@ -71,18 +73,19 @@ static void bad_tiles(const char *file, int line, const char *const *words)
     check_words(err, words);
 }
 
+static carc_rules *load_variant(const char *path, char *err, size_t errn)
+{
+    return carc_variant_load(path, NULL, 0, err, errn);
+}
+
+static void bad_tiles(const char *file, int line, const char *const *words)
+{
+    bad_rules(TILES, file, line, words, carc_rules_from_tileset);
+}
+
 static void bad_variant(const char *file, int line, const char *const *words)
 {
-    char path[512], err[ERRN] = "";
-    snprintf(path, sizeof path, VARIANTS "%s", file);
-    carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
-    if (r) {
-        carc_rules_free(r);
-        fail_msg("%s loaded, but it should have been refused", path);
-    }
-    if (!err[0]) fail_msg("%s was refused without a message", path);
-    check_where(err, path, line);
-    check_words(err, words);
+    bad_rules(VARIANTS, file, line, words, load_variant);
 }
 
 /* A record the parser must refuse. */

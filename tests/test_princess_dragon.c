@@ -69,7 +69,7 @@ typedef struct checker {
     const carc_rules *r;
     int follower, dragon, fairy, fairy_reason;
     int prev[CARC_MAX_PLAYERS];
-    int seen_feature[4096], seen_step[4096], nseen;
+    scored_once scored;
     int nlog;
     fairy_model fm;
     int moves_dragon_checked;
@@ -148,17 +148,7 @@ static void check(checker *c, const carc_game *g, int per_player, int guard_owne
                 assert_int_equal(a->points, 1);
             }
         }
-        if (a->feature < 0 || (a->flags & CARC_AWARD_BONUS)) continue;
-        bool dup = false;
-        for (int i = 0; i < c->nseen; i++)
-            if (c->seen_feature[i] == a->feature) {
-                assert_int_equal(c->seen_step[i], a->step);
-                dup = true;
-            }
-        if (!dup && c->nseen < 4096) {
-            c->seen_feature[c->nseen] = a->feature;
-            c->seen_step[c->nseen++] = a->step;
-        }
+        check_scored_once(&c->scored, a);
     }
     int dragon = c->dragon >= 0 ? tile_of_kind(g, c->dragon) : -1;
     int fairy = tile_of_kind(g, c->fairy);
@@ -216,13 +206,7 @@ static int play_checked(const carc_rules *rules, const char *variant, int n, uin
         model_update(g, &c->fm);
         check(c, g, 7, guard_owner);
     }
-    carc_record rec;
-    assert_int_equal(carc_record_parse("pd-property", w.buf, w.len, &rec, err, sizeof err), 0);
-    carc_game *h = NULL;
-    if (carc_replay(&rec, rules, &h, err, sizeof err) < 0) fail_msg("seed %llu: %s", (unsigned long long)seed, err);
-    same_final_state(g, h);
-    carc_game_free(h);
-    carc_record_free(&rec);
+    check_record_replays(&w, rules, g, "pd-property");
     carc_writer_free(&w);
     for (int p = 0; p < n; p++) agent_free(ag[p]);
     carc_game_free(g);

@@ -31,9 +31,7 @@ static int followers_on_board(const carc_game *g, int seat)
     return n;
 }
 
-typedef struct scored { int feature, step; } scored;
-
-static void check_invariants(const carc_game *g, int per_player, int *prev, scored *seen, int *nseen, int *nlog)
+static void check_invariants(const carc_game *g, int per_player, int *prev, scored_once *scored, int *nlog)
 {
     for (int p = 0; p < carc_players(g); p++) {
         assert_int_equal(carc_supply(g, p, "follower") + followers_on_board(g, p), per_player);
@@ -43,16 +41,7 @@ static void check_invariants(const carc_game *g, int per_player, int *prev, scor
     for (; *nlog < carc_events(g); (*nlog)++) {
         const carc_award *a = carc_event_at(g, *nlog);
         assert_true(a->points >= 0);
-        if (a->feature < 0 || (a->flags & CARC_AWARD_BONUS)) continue;
-        bool dup = false;
-        for (int i = 0; i < *nseen; i++)
-            if (seen[i].feature == a->feature) {
-                /* One feature is scored in one step only (farms, scored per
-                 * city under some options, share the final step). */
-                assert_int_equal(seen[i].step, a->step);
-                dup = true;
-            }
-        if (!dup) seen[(*nseen)++] = (scored){a->feature, a->step};
+        check_scored_once(scored, a);
     }
 }
 
@@ -63,7 +52,7 @@ static void test_random_games_invariants(void **state)
     carc_rules *rules = carc_variant_load("base", NULL, 0, err, sizeof err);
     assert_non_null(rules);
     int games = games_to_play();
-    scored *seen = malloc(4096 * sizeof *seen);
+    scored_once *scored = malloc(sizeof *scored);
     for (int i = 0; i < games; i++) {
         int n = 2 + i % 5;
         uint64_t seed = (uint64_t)i + 1;
@@ -74,37 +63,20 @@ static void test_random_games_invariants(void **state)
         for (int p = 0; p < n; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
         carc_record_writer w;
         carc_writer_begin(&w, "base", seed, n, names, agents, NULL, 0);
-        int prev[CARC_MAX_PLAYERS] = {0}, nseen = 0, nlog = 0;
-        char text[256];
-        for (;;) {
-            int st = carc_advance(g);
-            if (st == CARC_FINISHED) break;
+        int prev[CARC_MAX_PLAYERS] = {0}, nlog = 0;
+        scored->n = 0;
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
             assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) {
-                assert_int_equal(carc_draw(g, -1), 0);
-                carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-            } else {
-                int k = ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g);
-                carc_option_text(g, k, text, sizeof text);
-                assert_int_equal(carc_choose(g, k), 0);
-            }
-            carc_writer_line(&w, text);
-            check_invariants(g, 7, prev, seen, &nseen, &nlog);
+            answer_and_record(g, st, ag, &w);
+            check_invariants(g, 7, prev, scored, &nlog);
         }
-        check_invariants(g, 7, prev, seen, &nseen, &nlog);
-        /* The record replays to the same final state. */
-        carc_record rec;
-        assert_int_equal(carc_record_parse("property", w.buf, w.len, &rec, err, sizeof err), 0);
-        carc_game *h = NULL;
-        if (carc_replay(&rec, rules, &h, err, sizeof err) < 0) fail_msg("game %d: %s", i, err);
-        same_final_state(g, h);
-        carc_game_free(h);
-        carc_record_free(&rec);
+        check_invariants(g, 7, prev, scored, &nlog);
+        check_record_replays(&w, rules, g, "property");
         carc_writer_free(&w);
         for (int p = 0; p < n; p++) agent_free(ag[p]);
         carc_game_free(g);
     }
-    free(seen);
+    free(scored);
     carc_rules_free(rules);
 }
 

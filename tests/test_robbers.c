@@ -89,7 +89,7 @@ typedef struct tracker {
      * (half of each such award, rounded up, by victim), the ones that stole */
     bool busy[CARC_MAX_PLAYERS], stole[CARC_MAX_PLAYERS];
     int half[CARC_MAX_PLAYERS][CARC_MAX_PLAYERS];
-    int seen_feature[4096], seen_step[4096], nseen;
+    scored_once scored;
     bool final_seen, awards_in_move;
     int at_end[CARC_MAX_PLAYERS], nbonus; /* robbers on the track when the game ended */
     int robbers_stolen, robbers_moved_along, rob_steps;
@@ -164,18 +164,7 @@ static void observe(const carc_game *g, tracker *t, bool final)
         assert_true(a->points >= 0);
         model_award(t, a);
         t->awards_in_move = true;
-        if (a->feature < 0 || (a->flags & CARC_AWARD_BONUS)) continue;
-        bool dup = false;
-        for (int i = 0; i < t->nseen; i++)
-            if (t->seen_feature[i] == a->feature) {
-                /* a feature is scored in one step only */
-                assert_int_equal(t->seen_step[i], a->step);
-                dup = true;
-            }
-        if (!dup && t->nseen < 4096) {
-            t->seen_feature[t->nseen] = a->feature;
-            t->seen_step[t->nseen++] = a->step;
-        }
+        check_scored_once(&t->scored, a);
     }
     bool choosing = carc_decision_player(g) >= 0 && strcmp(carc_decision_label(g), "rob") == 0;
     if (choosing) t->rob_steps++;
@@ -242,20 +231,9 @@ static void play_checked(const carc_rules *r, const char *variant, const char *c
     t->step = -1;
     assert_true(t->follower >= 0 && t->robber >= 0 && t->r_robber >= 0 && t->r_bonus >= 0);
     for (int p = 0; p < n; p++) t->sim[p] = t->at_end[p] = -1;
-    char text[256];
-    for (;;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
+    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
         if (st == CARC_FAILED) fail_msg("%s seed %llu: %s", variant, (unsigned long long)seed, carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            assert_int_equal(carc_draw(g, -1), 0);
-            carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-        } else {
-            int k = ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g);
-            carc_option_text(g, k, text, sizeof text);
-            assert_int_equal(carc_choose(g, k), 0);
-        }
-        carc_writer_line(&w, text);
+        answer_and_record(g, st, ag, &w);
         observe(g, t, false);
     }
     observe(g, t, true);
@@ -264,13 +242,7 @@ static void play_checked(const carc_rules *r, const char *variant, const char *c
     sum->moved_along += t->robbers_moved_along;
     sum->rob_steps += t->rob_steps;
     sum->bonuses += t->nbonus;
-    carc_record rec;
-    assert_int_equal(carc_record_parse(variant, w.buf, w.len, &rec, err, sizeof err), 0);
-    carc_game *h = NULL;
-    if (carc_replay(&rec, r, &h, err, sizeof err) < 0) fail_msg("%s seed %llu: %s", variant, (unsigned long long)seed, err);
-    same_final_state(g, h);
-    carc_game_free(h);
-    carc_record_free(&rec);
+    check_record_replays(&w, r, g, variant);
     carc_writer_free(&w);
     for (int p = 0; p < n; p++) agent_free(ag[p]);
     carc_game_free(g);
