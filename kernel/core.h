@@ -265,7 +265,6 @@ typedef struct turn_state {
     int active;            /* seat */
     int drawn;             /* tile type drawn, -1 */
     int placed;            /* tile index placed this turn, -1 */
-    bool action_taken;     /* something other than pass was chosen */
     bool action_forbid_pass; /* a plugin made the action compulsory */
     int completed[64];     /* features completed by the placement */
     int ncompleted;

@@ -28,7 +28,6 @@ static int ph_turn_start(struct carc_ctx *ctx, int step)
     g->turn.number++;
     g->turn.active = (g->turn.active + 1) % g->nplayers;
     g->turn.drawn = g->turn.placed = -1;
-    g->turn.action_taken = false;
     g->turn.action_forbid_pass = false;
     g->turn.ncompleted = 0;
     e.player = g->turn.active;
@@ -279,7 +278,6 @@ int kernel_apply(carc_game *g, const carc_option *opt, int player)
             game_fail(g, "no figure in supply to deploy");
             return -1;
         }
-        g->turn.action_taken = true;
         return 0;
     case KOPT_PASS:
         return 0;

@@ -33,14 +33,11 @@ typedef struct kv_store {
 
 typedef struct lua_host {
     lua_State *L;
-    struct carc_rules *rules;
     plugin_slot *ps;
-    int owner;
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
     long budget;            /* instructions left in this call */
     double deadline;        /* thread CPU time at which this call is stopped; 0 unset */
-    bool out_of_budget;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
 } lua_host;
@@ -122,7 +119,6 @@ static void count_hook(lua_State *L, lua_Debug *ar);
  * with pcall cannot go on. */
 static void over_limit(lua_State *L, lua_host *h)
 {
-    h->out_of_budget = true;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
     if (h->budget < 0)
         luaL_error(L, "instruction budget exceeded (%d instructions per call): an endless loop?", LUA_HOST_BUDGET);
@@ -186,7 +182,6 @@ static int protected_call(lua_host *h, carc_ctx *ctx, int nargs, int nres)
     if (!prev) { /* a nested call (a handler raised by this script's own call) shares the budget */
         h->budget = LUA_HOST_BUDGET;
         h->deadline = 0; /* set at the call's first hook: short calls never read the clock */
-        h->out_of_budget = false;
         set_hook(L);
     }
     int rc = lua_pcall(L, nargs, nres, base);
@@ -1136,7 +1131,6 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
         return -1;
     }
     h->mem_limit = LUA_HOST_MEMORY;
-    h->rules = r;
     h->ps = ps;
     h->format_ref = h->apply_ref = h->init_ref = LUA_NOREF;
     h->L = lua_newstate(limited_alloc, h);
@@ -1177,6 +1171,5 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
         host_unload(h);
         return -1;
     }
-    h->owner = r->nplugins;
     return 0;
 }
