@@ -1380,7 +1380,7 @@ static int host_init(carc_ctx *ctx)
     lua_State *L = h->L;
     char err[512];
     size_t len;
-    char *src = regular_file_read(h->ps->path, LUA_HOST_SCRIPT_BYTES, &len, err, sizeof err);
+    char *src = regular_file_read(h->ps->path, "script", LUA_HOST_SCRIPT_BYTES, &len, err, sizeof err);
     if (!src) return api_error(ctx, err);
     lua_pushfstring(L, "@%s", h->ps->path);
     int rc = luaL_loadbufferx(L, src, len, lua_tostring(L, -1), "t");

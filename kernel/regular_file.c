@@ -9,13 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-FILE *regular_file_open(const char *path, long long max_bytes, long long *size, char *err, size_t errn)
+FILE *regular_file_open(const char *path, const char *what, long long max_bytes, long long *size, char *err,
+                        size_t errn)
 {
     /* O_NONBLOCK: opening a FIFO for reading would wait for a writer. The
      * type is then checked on what was opened, not on the name. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
-        snprintf(err, errn, "%s: cannot open (%s)", path, strerror(errno));
+        snprintf(err, errn, "%s: cannot open (%s)", path, errno == ENOENT ? "no such file" : strerror(errno));
         return NULL;
     }
     struct stat st;
@@ -25,7 +26,8 @@ FILE *regular_file_open(const char *path, long long max_bytes, long long *size, 
         return NULL;
     }
     if (st.st_size > max_bytes) {
-        snprintf(err, errn, "%s: file too large (%lld bytes; at most %lld)", path, (long long)st.st_size, max_bytes);
+        snprintf(err, errn, "%s: %s too large (%lld bytes; at most %lld)", path, what, (long long)st.st_size,
+                 max_bytes);
         close(fd);
         return NULL;
     }
@@ -41,10 +43,10 @@ FILE *regular_file_open(const char *path, long long max_bytes, long long *size, 
     return f;
 }
 
-char *regular_file_read(const char *path, long long max_bytes, size_t *len, char *err, size_t errn)
+char *regular_file_read(const char *path, const char *what, long long max_bytes, size_t *len, char *err, size_t errn)
 {
     long long size;
-    FILE *f = regular_file_open(path, max_bytes, &size, err, errn);
+    FILE *f = regular_file_open(path, what, max_bytes, &size, err, errn);
     if (!f) return NULL;
     char *buf = malloc((size_t)size + 1);
     if (!buf) {

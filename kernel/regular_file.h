@@ -8,10 +8,11 @@
 
 /* Opens path for reading if it is a regular file of at most max_bytes
  * bytes; *size gets its size (may be NULL). NULL with "PATH: reason" in err
- * otherwise. The caller fcloses the stream. */
-FILE *regular_file_open(const char *path, long long max_bytes, long long *size, char *err, size_t errn);
+ * otherwise ("PATH: WHAT too large ..." for a file over the limit). The caller fcloses the stream. */
+FILE *regular_file_open(const char *path, const char *what, long long max_bytes, long long *size, char *err,
+                        size_t errn);
 
 /* Reads the whole regular file (at most max_bytes) into a malloc'd buffer,
  * NUL-terminated; *len gets its length. NULL with err set otherwise. */
-char *regular_file_read(const char *path, long long max_bytes, size_t *len, char *err, size_t errn);
+char *regular_file_read(const char *path, const char *what, long long max_bytes, size_t *len, char *err, size_t errn);
 #endif

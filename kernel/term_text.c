@@ -22,3 +22,10 @@ void term_write(FILE *f, const char *s, size_t n)
 }
 
 void term_puts(FILE *f, const char *s) { term_write(f, s, strlen(s)); }
+
+void term_error(const char *prefix, const char *msg)
+{
+    fprintf(stderr, "%s: ", prefix);
+    term_puts(stderr, msg);
+    fputc('\n', stderr);
+}

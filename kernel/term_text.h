@@ -13,4 +13,8 @@ void term_write(FILE *f, const char *s, size_t n);
 
 /* term_write of a NUL-terminated string. */
 void term_puts(FILE *f, const char *s);
+
+/* "PREFIX: MESSAGE\n" to the standard error, the message escaped (it may
+ * quote a file from elsewhere). */
+void term_error(const char *prefix, const char *msg);
 #endif
