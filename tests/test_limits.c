@@ -225,9 +225,9 @@ static void variant_too_many_options(void **state)
     (void)state;
     text t = {0};
     add(&t, "[variant]\nname = opts\n[tiles]\nsets = base\n[options]\n");
-    for (int i = 0; i < 65; i++) add(&t, "option-%d = 1\n", i);
+    for (int i = 0; i < 129; i++) add(&t, "option-%d = 1\n", i);
     const char *p = write_text("options.ini", &t);
-    variant_refused(p, "too many entries (at most 64)");
+    variant_refused(p, "too many entries (at most 128)");
 }
 
 static void variant_includes_too_deep(void **state)
