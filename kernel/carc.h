@@ -145,6 +145,15 @@ int carc_feature_complete(const carc_game *g, int feature);
 const char *carc_event_name(int event);
 int carc_event_by_name(const char *name);
 
+/* The self-check: recomputes from the placed tiles and the figures what the
+ * kernel keeps up to date move by move (the frontier and the edges it
+ * requires, neighbours, ring and cross counts, features with their members,
+ * open ports, occupants and completion, figures' places, pending decisions)
+ * and compares. 0, or -1 with the first difference in err. With CARC_CHECK=1
+ * in the environment when a game is made, the game checks itself this way
+ * after every move and fails with the difference as its error. */
+int carc_game_check(const carc_game *g, char *err, size_t errn);
+
 /* What each player would score if the game ended now (features they lead,
  * at their final-scoring value, farms included), added to out[seat]. A
  * positional estimate for bots; it changes nothing. */

@@ -311,6 +311,7 @@ struct carc_game {
     bool stop_requested;    /* `end` line: end after this turn */
     char error[512];
     bool failed;
+    bool check;             /* check mode: recompute and compare after every move */
 
     turn_state turn;
 
@@ -378,7 +379,11 @@ void rules_init_builtins(struct carc_rules *r);
 /* tileset.c */
 int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn);
 
+/* check.c */
+bool check_mode_on(void);                /* CARC_CHECK is set */
+
 /* engine.c: the game object, the phase machine, events, the pile */
+void check_move(carc_game *g);           /* the self-check after a move, in check mode */
 plugin_slot *owner_slot(const carc_game *g, int owner);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dispatch(carc_game *g, int ev, struct carc_event *e);
@@ -387,6 +392,7 @@ int pile_return_aside(carc_game *g);
 /* board.c */
 int board_place(carc_game *g, int type, int x, int y, int rot);
 int board_tile_at(const carc_game *g, int x, int y);
+int board_frontier_index(const carc_game *g, int x, int y); /* -1 if not on it */
 bool board_fits(const carc_game *g, int type, int fidx, int rot);
 int board_count_placements(const carc_game *g, int type);
 bool board_any_placement(const carc_game *g, int type);

@@ -88,6 +88,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
         return NULL;
     }
     g->rules = r;
+    g->check = check_mode_on();
     g->nplayers = nplayers;
     g->seed = seed;
     for (int p = 0; p < nplayers; p++) {
@@ -205,6 +206,15 @@ void carc_game_free(carc_game *g)
     free(g);
 }
 
+/* In check mode, recomputes what the kernel keeps up to date and fails the
+ * game on any difference (check.c). */
+void check_move(carc_game *g)
+{
+    if (!g->check || g->failed) return;
+    char msg[400];
+    if (carc_game_check(g, msg, sizeof msg) < 0) game_fail(g, "self-check (CARC_CHECK): %s", msg);
+}
+
 /* ---- the loop ------------------------------------------------------------------- */
 
 int carc_advance(carc_game *g)
@@ -214,7 +224,10 @@ int carc_advance(carc_game *g)
         if (g->failed) return CARC_FAILED;
         if (g->ndq) return CARC_NEED_CHOICE;
         if (g->need_draw) return CARC_NEED_DRAW;
-        if (g->finished) return CARC_FINISHED;
+        if (g->finished) {
+            check_move(g); /* what the final scoring left */
+            return g->failed ? CARC_FAILED : CARC_FINISHED;
+        }
         const phase_def *list = g->in_end ? r->end_phases : r->turn_phases;
         int n = g->in_end ? r->nend_phases : r->nturn_phases;
         if (g->phase >= n) {

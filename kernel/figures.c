@@ -3,6 +3,7 @@
  * one: standing, moving, removing (with its event), followers going home
  * after scoring. Slots are stable (a removed figure leaves a free slot) so
  * plugins may keep figure ids. */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "core.h"
@@ -62,7 +63,11 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
 {
     figure *fg = &g->figs[f];
     bool follower = g->rules->figkinds[fg->kind].follower;
-    if (follower && fg->where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[fg->tile].node0 + fg->seg)].occupants--;
+    if (follower && fg->where == WHERE_SEGMENT) {
+        int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
+        assert(g->nodes[root].occupants > 0);
+        g->nodes[root].occupants--;
+    }
     fg->where = (uint8_t)where;
     fg->tile = where == WHERE_TRACK ? -1 : tile;
     fg->seg = where == WHERE_SEGMENT ? seg : -1;
@@ -82,8 +87,10 @@ int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg)
 void fig_remove(carc_game *g, int f, bool to_supply)
 {
     figure *fg = &g->figs[f];
+    assert(f >= 0 && f < g->nfigs && fg->where != WHERE_NONE);
     if (fg->where == WHERE_SEGMENT && g->rules->figkinds[fg->kind].follower) {
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
+        assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
     }
     if (to_supply && fg->owner >= 0) g->supply[fg->owner][fg->kind]++;

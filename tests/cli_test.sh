@@ -105,6 +105,8 @@ check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 pla
 # ---- carc sim: results ---------------------------------------------------------
 
 check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
+# docs/architecture.md: the self-check mode, as the document runs it.
+check "CARC_CHECK=1 sim --games 100 plays self-checked games" 0 "win rate" env CARC_CHECK=1 "$CARC" sim --games 100
 
 run "$CARC" sim --games 20 --seed 5 --json
 if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 1 ] && [ "$(head -c 1 "$T/out")" = "{" ]; then

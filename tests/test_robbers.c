@@ -366,6 +366,8 @@ static void test_greedy_games(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup),
         cmocka_unit_test(test_bad_options),
