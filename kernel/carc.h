@@ -183,4 +183,23 @@ int carc_type_has_mark(const carc_rules *r, int type, int tile_mark);
 /* The count of a mark on a placed tile's segment. */
 int carc_segment_marks(const carc_game *g, int tile, int seg, int mark);
 
+/* ---- the option table (option_table.c) ---------------------------------------- */
+
+/* One option of the rules as the variant and its plugins define it. The
+ * strings belong to the rules and live as long as they do. */
+typedef struct carc_option_info {
+    const char *key;        /* "farm-scoring", "fairy.score-bonus" */
+    const char *help;       /* one line; "" when the definer gave none */
+    int is_int;             /* 1: a number in [min, max]; 0: one of values */
+    int value;              /* the current value (enum: index into values) */
+    int def;                /* the default of a number */
+    int min, max;
+    int nvalues;
+    const char *values[8];
+} carc_option_info;
+
+int carc_rules_option_count(const carc_rules *r);
+/* Option i (0 .. count-1) of the rules. 0, or -1 when out of range. */
+int carc_rules_option_info(const carc_rules *r, int i, carc_option_info *out);
+
 #endif
