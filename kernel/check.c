@@ -127,7 +127,7 @@ static int check_features(const carc_game *g, char *err, size_t errn)
     }
     for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where != WHERE_SEGMENT || !r->figkinds[fg->kind].follower) continue;
+        if (fg->where != CARC_AT_SEGMENT || !r->figkinds[fg->kind].follower) continue;
         occupants[g->tiles[fg->tile].node0 + fg->seg]++;
     }
     for (int i = 0; i < n; i++) {
@@ -185,16 +185,16 @@ done:
 static int check_figures_and_decisions(const carc_game *g, char *err, size_t errn)
 {
     const struct carc_rules *r = g->rules;
-    if (g->nfigs > 0 && g->figs[g->nfigs - 1].where == WHERE_NONE)
+    if (g->nfigs > 0 && g->figs[g->nfigs - 1].where == CARC_AT_NONE)
         return mismatch(err, errn, "the figure table ends with a free slot");
     for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where == WHERE_NONE) continue;
-        if (fg->kind >= r->nfigkinds || fg->owner < -1 || fg->owner >= g->nplayers)
-            return mismatch(err, errn, "figure %d has kind %d and owner %d", f, fg->kind, fg->owner);
-        if ((fg->where == WHERE_SEGMENT || fg->where == WHERE_TILE) && (fg->tile < 0 || fg->tile >= g->ntiles))
+        if (fg->where == CARC_AT_NONE) continue;
+        if (fg->kind >= r->nfigkinds || fg->seat < -1 || fg->seat >= g->nplayers)
+            return mismatch(err, errn, "figure %d has kind %d and seat %d", f, fg->kind, fg->seat);
+        if ((fg->where == CARC_AT_SEGMENT || fg->where == CARC_AT_TILE) && (fg->tile < 0 || fg->tile >= g->ntiles))
             return mismatch(err, errn, "figure %d stands on tile %d of %d", f, fg->tile, g->ntiles);
-        if (fg->where == WHERE_SEGMENT && (fg->seg < 0 || fg->seg >= r->types[g->tiles[fg->tile].type].nsegs))
+        if (fg->where == CARC_AT_SEGMENT && (fg->seg < 0 || fg->seg >= r->types[g->tiles[fg->tile].type].nsegs))
             return mismatch(err, errn, "figure %d stands on segment %d of tile %d", f, fg->seg, fg->tile);
     }
     for (int p = 0; p < g->nplayers; p++)

@@ -242,27 +242,27 @@ int carc_advance(carc_game *g)
          * tile, and a game has at most MAX_TILES): one that keeps asking to
          * run again, or handlers that put every drawn tile back, would hang
          * the game. */
-        if (g->phase_step > PHASE_MAX_STEPS) {
+        if (g->phase_calls > PHASE_MAX_CALLS) {
             const plugin_slot *ps = owner_slot(g, ph->owner);
             game_fail(g, "%s: phase %s ran %d times without a decision", ps ? ps->name : "kernel", ph->name,
-                      PHASE_MAX_STEPS);
+                      PHASE_MAX_CALLS);
             return CARC_FAILED;
         }
         struct carc_ctx ctx = GAME_CTX(g, ph->owner, ph->user);
-        int rc = ph->fn(&ctx, g->phase_step++);
+        int rc = ph->fn(&ctx, g->phase_calls++);
         if (g->failed) return CARC_FAILED;
         if (rc < 0) {
             const plugin_slot *ps = owner_slot(g, ph->owner);
             game_fail(g, "%s: phase %s failed", ps ? ps->name : "kernel", ph->name);
             return CARC_FAILED;
         }
-        if (rc == PHASE_DONE) {
+        if (rc == CARC_PHASE_DONE) {
             g->phase++;
-            g->phase_step = 0;
-        } else if (rc == PHASE_END_GAME) {
+            g->phase_calls = 0;
+        } else if (rc == CARC_PHASE_END_GAME) {
             g->in_end = true;
             g->phase = 0;
-            g->phase_step = 0;
+            g->phase_calls = 0;
         }
     }
 }
@@ -318,7 +318,7 @@ int carc_end_now(carc_game *g)
     g->stop_requested = true;
     if (g->turn.number == 0 && !g->in_end) {
         g->in_end = true;
-        g->phase = g->phase_step = 0;
+        g->phase = g->phase_calls = 0;
     }
     return 0;
 }

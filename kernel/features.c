@@ -91,8 +91,8 @@ void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS])
     if (g->nodes[root].occupants == 0) return;
     for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where != WHERE_SEGMENT || fg->owner < 0 || !g->rules->figkinds[fg->kind].follower) continue;
-        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) counts[fg->owner]++;
+        if (fg->where != CARC_AT_SEGMENT || fg->seat < 0 || !g->rules->figkinds[fg->kind].follower) continue;
+        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) counts[fg->seat]++;
     }
 }
 

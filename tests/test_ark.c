@@ -337,8 +337,8 @@ static void check_invariants(const carc_game *g, watch *w)
         w->prev[p] = carc_score(g, p);
     }
     ark_tile(g);
-    for (; w->nlog < carc_events(g); w->nlog++) {
-        const carc_award *a = carc_event_at(g, w->nlog);
+    for (; w->nlog < carc_awards(g); w->nlog++) {
+        const carc_award *a = carc_award_at(g, w->nlog);
         assert_true(a->points > 0);
         if (strcmp(carc_reason_name(r, a->reason), "ark") == 0) assert_int_equal(a->points, 1);
         check_scored_once(w->scored, a);

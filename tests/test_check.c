@@ -53,7 +53,7 @@ static carc_game *game_in_progress(void)
 static int occupied_root(const carc_game *g)
 {
     for (int f = 0; f < g->nfigs; f++)
-        if (g->figs[f].where == WHERE_SEGMENT) return feat_root_c(g, g->tiles[g->figs[f].tile].node0 + g->figs[f].seg);
+        if (g->figs[f].where == CARC_AT_SEGMENT) return feat_root_c(g, g->tiles[g->figs[f].tile].node0 + g->figs[f].seg);
     fail_msg("no follower stands");
     return -1;
 }
@@ -89,7 +89,7 @@ static void size(carc_game *g) { g->nodes[occupied_root(g)].size++; }
 static void split(carc_game *g) { int n = joined_node(g); g->nodes[n].parent = n; }
 static void member_list(carc_game *g) { int n = joined_node(g); g->nodes[n].next = n; }
 static void completion(carc_game *g) { g->nodes[occupied_root(g)].flags ^= NODE_COMPLETE; }
-static void figure_place(carc_game *g) { g->figs[0].where = WHERE_SEGMENT; g->figs[0].seg = MAX_SEGS; }
+static void figure_place(carc_game *g) { g->figs[0].where = CARC_AT_SEGMENT; g->figs[0].seg = MAX_SEGS; }
 static void supply(carc_game *g) { g->supply[1][0] = -1; }
 
 static void finds_each_difference(void **state)

@@ -38,8 +38,8 @@ static void check_invariants(const carc_game *g, int per_player, int *prev, scor
         assert_true(carc_score(g, p) >= prev[p]);
         prev[p] = carc_score(g, p);
     }
-    for (; *nlog < carc_events(g); (*nlog)++) {
-        const carc_award *a = carc_event_at(g, *nlog);
+    for (; *nlog < carc_awards(g); (*nlog)++) {
+        const carc_award *a = carc_award_at(g, *nlog);
         assert_true(a->points >= 0);
         check_scored_once(scored, a);
     }

@@ -159,8 +159,8 @@ static void model_award(tracker *t, const carc_award *a)
 static void observe(const carc_game *g, tracker *t, bool final)
 {
     int n = t->nplayers;
-    for (; t->nlog < carc_events(g); t->nlog++) {
-        const carc_award *a = carc_event_at(g, t->nlog);
+    for (; t->nlog < carc_awards(g); t->nlog++) {
+        const carc_award *a = carc_award_at(g, t->nlog);
         assert_true(a->points >= 0);
         model_award(t, a);
         t->awards_in_move = true;

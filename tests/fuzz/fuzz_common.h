@@ -123,7 +123,7 @@ static inline void fuzz_summarise(const carc_game *g, fuzz_summary *s)
     memset(s, 0, sizeof *s);
     s->tiles = carc_tiles_placed(g);
     s->turn = carc_turn_number(g);
-    s->events = carc_events(g);
+    s->events = carc_awards(g);
     s->active = carc_active_player(g);
     s->finished = carc_is_finished(g);
     s->pile = carc_pile_left(g);
