@@ -1,7 +1,8 @@
 # carc - a Carcassonne rules engine.
 #
 #   make              libcarc (static and shared), the carc command, the plugins
-#   make test         build and run every test
+#   make test         build and run every test (what .ci/run runs)
+#   make test-quick   units, scenarios and a short property run (under 20 s)
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
@@ -62,7 +63,7 @@ PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
 TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
 TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
-.PHONY: all test check-asan bench deps install clean fuzz fuzz-build valgrind
+.PHONY: all test test-quick check-asan bench deps install clean fuzz fuzz-build valgrind
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
@@ -99,6 +100,21 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
+
+# The quick tier, for while you work: the unit and scenario programs, then the
+# property tests on a few games each (self-checking every move, as in make
+# test). Not the command-line, sandbox, search, study or fuzz-regression tests.
+QUICK_UNITS := board check inputs limits plugins render scenarios
+QUICK_PROPERTY := property ark robbers princess_dragon
+QUICK_GAMES ?= 40
+test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPERTY)) $(TEST_PLUGIN_SO)
+	@set -e; for t in $(QUICK_UNITS); do echo "== test_$$t"; \
+	    CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
+	    { CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@set -e; for t in $(QUICK_PROPERTY); do echo "== test_$$t ($(QUICK_GAMES) games)"; \
+	    CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
+	    { CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@echo "test-quick: passed (make test runs everything)"
 
 # The HTML replay page of carc render and the page of carc serve in headless
 # chromium (Debian's package), driven by node; screenshots in $(BUILD)/screenshots.

@@ -505,7 +505,7 @@ static void many_followers_on_one_feature(void **state)
     int centre = board_place(g, 0, 2, 0, 0);
     assert_true(centre >= 0);
     int cloister = feat_find(g, g->tiles[centre].node0 + 1);
-    for (int i = 0; i < 256; i++) assert_true(fig_add(g, CARC_FIG_FOLLOWER, 0, WHERE_SEGMENT, centre, 1, 0) >= 0);
+    for (int i = 0; i < 256; i++) assert_true(fig_add(g, CARC_FIG_FOLLOWER, 0, CARC_AT_SEGMENT, centre, 1, 0) >= 0);
     assert_int_equal(g->nodes[cloister].occupants, 256);
     int counts[CARC_MAX_PLAYERS];
     feat_followers(g, cloister, counts);
@@ -514,7 +514,7 @@ static void many_followers_on_one_feature(void **state)
     assert_false(g->failed);
     assert_int_equal(g->nodes[cloister].occupants, 0);
     int standing = 0;
-    for (int f = 0; f < carc_figures(g); f++) standing += g->figs[f].where != WHERE_NONE;
+    for (int f = 0; f < carc_figures(g); f++) standing += g->figs[f].where != CARC_AT_NONE;
     assert_int_equal(standing, 0);
     assert_int_equal(carc_supply(g, 0, "follower"), 7 + 256);
     carc_game_free(g);

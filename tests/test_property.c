@@ -38,8 +38,8 @@ static void check_invariants(const carc_game *g, int per_player, int *prev, scor
         assert_true(carc_score(g, p) >= prev[p]);
         prev[p] = carc_score(g, p);
     }
-    for (; *nlog < carc_events(g); (*nlog)++) {
-        const carc_award *a = carc_event_at(g, *nlog);
+    for (; *nlog < carc_awards(g); (*nlog)++) {
+        const carc_award *a = carc_award_at(g, *nlog);
         assert_true(a->points >= 0);
         check_scored_once(scored, a);
     }
@@ -117,6 +117,8 @@ static void test_clone_continues_identically(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_invariants),
         cmocka_unit_test(test_same_seed_same_game),
