@@ -7,7 +7,7 @@
 
 int fuzz_lua(const uint8_t *data, size_t size);
 
-int fuzz_lua(const uint8_t *data, size_t size)
+static int lua_input(const uint8_t *data, size_t size)
 {
     fuzz_write("fuzz.lua", data, size);
     const char *variant = fuzz_write_text("lua-variant.ini", "[variant]\nname = fuzz-lua\n[tiles]\nsets = base\n"
@@ -19,6 +19,8 @@ int fuzz_lua(const uint8_t *data, size_t size)
     carc_rules_free(r);
     return 0;
 }
+
+int fuzz_lua(const uint8_t *data, size_t size) { return fuzz_bounded("lua", lua_input, data, size); }
 
 #ifndef FUZZ_NO_MAIN
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
