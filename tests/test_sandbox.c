@@ -501,6 +501,8 @@ static void test_refusal_stops_the_game_under_pcall(void **state)
     (void)state;
     expect_game_error("refusal-pcall.lua", "award: bad player, reason or feature");
     expect_game_error("refusal-pcall.lua", "refusal-pcall.lua:4:");
+    expect_load_error("refusal-pcall-load.lua", "refusal-pcall-load.lua:3:");
+    expect_load_error("refusal-pcall-load.lua", "add_phase: no phase of that name");
 }
 
 /* Every construct that runs script code: under the limits, stopped within
