@@ -203,6 +203,20 @@ static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t 
     }
 }
 
+/* A script of size bytes, in the base rules, then a short game whose
+ * record must replay (fuzz_play); seed decides the game. */
+static inline void fuzz_play_script(const uint8_t *script, size_t size, uint64_t seed)
+{
+    fuzz_write("fuzz.lua", script, size);
+    const char *variant = fuzz_write_text("lua-variant.ini", "[variant]\nname = fuzz-lua\n[tiles]\nsets = base\n"
+                                                             "[plugins]\nscripts = fuzz.lua\n");
+    char err[4096];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) return;
+    fuzz_play(r, variant, seed, 40);
+    carc_rules_free(r);
+}
+
 /*
  * Every target checks each input against the limits docs/security.md
  * promises: a script's calls are stopped within 2 s of CPU each and 10 s a
