@@ -146,7 +146,7 @@ $(BUILD)/tests/test_fuzz_regressions: tests/fuzz/*.c tests/fuzz/*.h
 # runtime (Debian: clang, libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
 comma := ,
-FUZZ_TARGETS := tileset variant record lua
+FUZZ_TARGETS := tileset variant record lua lua_grammar
 FUZZ_BUILD   := build/fuzz
 FUZZ_OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=all -Wno-unknown-warning-option
@@ -154,10 +154,12 @@ FUZZ_SEEDS_tileset := tiles tests/tiles tests/bad/tiles
 FUZZ_SEEDS_variant := variants variants/house tests/variants tests/good tests/bad/variants tests/fuzz/seeds/variant
 FUZZ_SEEDS_record  := tests/scenarios tests/bad/records
 FUZZ_SEEDS_lua     := scripts scripts/examples tests/scripts tests/scripts/sandbox
+FUZZ_SEEDS_lua_grammar := tests/fuzz/seeds/lua_grammar
 FUZZ_LEN_tileset := 16384
 FUZZ_LEN_variant := 4096
 FUZZ_LEN_record  := 16384
 FUZZ_LEN_lua     := 8192
+FUZZ_LEN_lua_grammar := 256
 FUZZ_FLAGS   ?= -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 -close_fd_mask=2
 
 fuzz-build:
@@ -181,6 +183,7 @@ fuzz: fuzz-build
 	    case $$t in tileset) len=$(FUZZ_LEN_tileset); seeds="$(FUZZ_SEEDS_tileset)";; \
 	                variant) len=$(FUZZ_LEN_variant); seeds="$(FUZZ_SEEDS_variant)";; \
 	                record) len=$(FUZZ_LEN_record); seeds="$(FUZZ_SEEDS_record)";; \
+	                lua_grammar) len=$(FUZZ_LEN_lua_grammar); seeds="$(FUZZ_SEEDS_lua_grammar)";; \
 	                *) len=$(FUZZ_LEN_lua); seeds="$(FUZZ_SEEDS_lua)";; esac; \
 	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
 	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t $$seeds; \

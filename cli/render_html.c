@@ -20,7 +20,8 @@ typedef struct page {
     char *frames_buf, *json_buf, *rows_buf;
     size_t frames_len, json_len, rows_len;
     int nframes, finished;
-    int failed;
+    int failed, too_large;
+    long max_bytes;
 } page;
 
 static const char page_style[] =
@@ -178,6 +179,10 @@ static int on_frame(void *user, const carc_game *g, const frame_info *fi)
     frame_json(pg, g, fi);
     frame_row(pg, g, fi);
     pg->nframes++;
+    if (ftell(pg->frames) + ftell(pg->json) + ftell(pg->rows) > pg->max_bytes) {
+        pg->too_large = 1;
+        return 1;
+    }
     pg->finished = carc_is_finished(g);
     return 0;
 }
@@ -266,12 +271,19 @@ static void close_buffers(page *pg)
     pg->frames = pg->json = pg->rows = NULL;
 }
 
-/* The whole game first, for the board's extent; then turn by turn. */
 int render_html(FILE *out, const carc_record *rec, const carc_rules *rules, int start_turn, char *err,
                 size_t errn)
 {
+    return render_html_limited(out, rec, rules, start_turn, RENDER_HTML_MAX_BYTES, err, errn);
+}
+
+/* The whole game first, for the board's extent; then turn by turn. */
+int render_html_limited(FILE *out, const carc_record *rec, const carc_rules *rules, int start_turn, long max_bytes,
+                        char *err, size_t errn)
+{
     carc_game *end = NULL;
     page pg = {rec, rules};
+    pg.max_bytes = max_bytes;
     view end_view = {0};
     int rc = carc_replay(rec, rules, &end, err, errn);
     if (rc == 0 && view_of_game(&end_view, end) < 0) rc = -1, snprintf(err, errn, "out of memory");
@@ -283,7 +295,12 @@ int render_html(FILE *out, const carc_record *rec, const carc_rules *rules, int 
         if (!pg.frames || !pg.json || !pg.rows) rc = -1, snprintf(err, errn, "out of memory");
     }
     if (rc == 0) rc = frames_replay(rec, rules, on_frame, &pg, err, errn);
-    if (rc == 0 && pg.failed) rc = -1, snprintf(err, errn, "out of memory");
+    if (pg.too_large)
+        rc = -1, snprintf(err, errn,
+                          "%s: the replay page would be larger than %ld bytes (at turn %d): render one turn as SVG "
+                          "instead (--turn N --svg OUT.svg)",
+                          rec->path, max_bytes, pg.nframes - 1);
+    else if (rc == 0 && pg.failed) rc = -1, snprintf(err, errn, "out of memory");
     close_buffers(&pg);
     if (rc == 0) {
         int start = start_turn < 0 || start_turn >= pg.nframes ? pg.nframes - 1 : start_turn;

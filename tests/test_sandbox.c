@@ -465,8 +465,8 @@ static void test_print_is_capped(void **state)
     (void)state;
     int saved = quiet_begin();
     double t0 = now_s();
-    expect_game_error("print-tostring.lua", "output limit exceeded (" "65536" " bytes per call");
-    expect_game_error("print-per-game.lua", "output limit exceeded");
+    expect_game_error("output/print-tostring.lua", "output limit exceeded (" "65536" " bytes per call");
+    expect_game_error("output/print-per-game.lua", "output limit exceeded");
     double took = now_s() - t0;
     quiet_end(saved);
     if (took > CALL_SECONDS) fail_msg("took %.1f s", took);
@@ -501,6 +501,8 @@ static void test_refusal_stops_the_game_under_pcall(void **state)
     (void)state;
     expect_game_error("refusal-pcall.lua", "award: bad player, reason or feature");
     expect_game_error("refusal-pcall.lua", "refusal-pcall.lua:4:");
+    expect_load_error("refusal-pcall-load.lua", "refusal-pcall-load.lua:3:");
+    expect_load_error("refusal-pcall-load.lua", "add_phase: no phase of that name");
 }
 
 /* Every construct that runs script code: under the limits, stopped within

@@ -8,7 +8,7 @@
 
 int fuzz_record(const uint8_t *data, size_t size);
 
-int fuzz_record(const uint8_t *data, size_t size)
+static int record_input(const uint8_t *data, size_t size)
 {
     /* The file path, as carc replay reads it (variant paths are relative
      * to the record). */
@@ -50,6 +50,8 @@ int fuzz_record(const uint8_t *data, size_t size)
     carc_record_free(&rec);
     return 0;
 }
+
+int fuzz_record(const uint8_t *data, size_t size) { return fuzz_bounded("record", record_input, data, size); }
 
 #ifndef FUZZ_NO_MAIN
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
