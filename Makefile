@@ -2,6 +2,7 @@
 #
 #   make              libcarc (static and shared), the carc command, the plugins
 #   make test         build and run every test
+#   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
@@ -95,6 +96,13 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
+
+# Every pair and triple of the shipped modules, 200 seeded games each (make
+# test plays 2 each); CI runs it.
+COMBO_GAMES ?= 200
+.PHONY: test-combinations
+test-combinations: all $(BUILD)/tests/test_combinations
+	CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) $(BUILD)/tests/test_combinations
 
 # The HTML replay page of carc render in headless chromium (Debian's package).
 .PHONY: test-browser
