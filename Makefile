@@ -3,6 +3,7 @@
 #   make              libcarc (static and shared), the carc command, the plugins
 #   make test         build and run every test (what .ci/run runs)
 #   make test-quick   units, scenarios and a short property run (under 20 s)
+#   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
@@ -115,6 +116,13 @@ test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPER
 	    CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
 	    { CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
 	@echo "test-quick: passed (make test runs everything)"
+
+# Every pair and triple of the shipped modules, 200 seeded games each (make
+# test plays 2 each); CI runs it.
+COMBO_GAMES ?= 200
+.PHONY: test-combinations
+test-combinations: all $(BUILD)/tests/test_combinations
+	CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) $(BUILD)/tests/test_combinations
 
 # The HTML replay page of carc render and the page of carc serve in headless
 # chromium (Debian's package), driven by node; screenshots in $(BUILD)/screenshots.

@@ -35,6 +35,9 @@
 
 #include "carc_plugin.h"
 
+/* The version of carc (reports and shard lines carry it). */
+#define CARC_VERSION "0.1.0"
+
 typedef struct carc_rules carc_rules;
 
 /* ---- variants and rules --------------------------------------------------- */
