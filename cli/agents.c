@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "ascii.h"
+#include "play_terminal.h"
 
 static int choose_random(agent *a, carc_game *g)
 {
@@ -120,52 +119,8 @@ static int choose_greedy(agent *a, carc_game *g)
     return best;
 }
 
-/* The search's view of the decision (analysis.h), from a seed of the
- * agent's own stream: it samples the pile's order, never reads it. */
-static void show_hint(agent *a, carc_game *g)
-{
-    char spec[64], err[512];
-    analysis_default_agent(g, spec, sizeof spec);
-    uint64_t seed = ((uint64_t)carc_rng_next(&a->rng) << 32) | carc_rng_next(&a->rng);
-    if (analysis_print(g, spec, seed, 5, a->out, err, sizeof err) < 0) fprintf(a->out, "no hint: %s\n", err);
-}
-
-static int choose_human(agent *a, carc_game *g)
-{
-    FILE *out = a->out;
-    int n = carc_option_count(g);
-    ascii_board(g, out);
-    ascii_scores(g, out);
-    for (;;) {
-        fprintf(out, "\n%s, %s:\n", carc_player_name(g, carc_decision_player(g)), carc_decision_label(g));
-        for (int i = 0; i < n; i++) {
-            char t[256];
-            carc_option_text(g, i, t, sizeof t);
-            fprintf(out, "  %2d. %s\n", i + 1, t);
-        }
-        for (;;) {
-            fprintf(out, "choice (number or text, ? lists, hint asks the search, q quits)> ");
-            fflush(out);
-            char line[512];
-            if (!fgets(line, sizeof line, a->in)) return -1;
-            line[strcspn(line, "\r\n")] = 0;
-            char *s = line + strspn(line, " \t");
-            if (!*s) continue;
-            if (strcmp(s, "?") == 0) break;
-            if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) return -1;
-            if (strcmp(s, "hint") == 0) {
-                show_hint(a, g);
-                continue;
-            }
-            char *end;
-            long k = strtol(s, &end, 10);
-            if (*end == 0 && k >= 1 && k <= n) return (int)k - 1;
-            int m = carc_option_match(g, s);
-            if (m >= 0) return m;
-            fprintf(out, "'%s' is not one of the options (type ? to list them)\n", s);
-        }
-    }
-}
+/* The terminal's prompt (play_terminal.c). */
+static int choose_human(agent *a, carc_game *g) { return terminal_choose(g, a->in, a->out); }
 
 /* One ":part" of an agent's name: a budget (mcts), "trained" or
  * "eval=FILE". */
@@ -194,14 +149,15 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
     if (search && end != s && v > 0) {
         a->iterations = 0;
         a->seconds = 0;
-        if (strcmp(end, "it") == 0 && v <= 1e9) a->iterations = (long)v;
-        else if (strcmp(end, "ms") == 0) a->seconds = v / 1000.0;
-        else if (strcmp(end, "s") == 0) a->seconds = v;
+        if (strcmp(end, "it") == 0 && v <= AGENT_MAX_ITERATIONS) a->iterations = (long)v;
+        else if (strcmp(end, "ms") == 0 && v <= AGENT_MAX_SECONDS * 1000.0) a->seconds = v / 1000.0;
+        else if (strcmp(end, "s") == 0 && v <= AGENT_MAX_SECONDS) a->seconds = v;
         else v = 0;
         if (v > 0) return true;
     }
     snprintf(err, errn, "agent %s: '%s' is not %s", a->spec, s,
-             search ? "a budget (200ms, 2s, 5000it), 'trained' or 'eval=FILE'" : "'trained' or 'eval=FILE'");
+             search ? "a budget (200ms, 2s, 5000it; at most 100000it or 60s), 'trained' or 'eval=FILE'"
+                    : "'trained' or 'eval=FILE'");
     return false;
 }
 
@@ -237,8 +193,8 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
     else {
         snprintf(err, errn,
                  "unknown agent '%s' (known: random, greedy[:trained|:eval=FILE], human, "
-                 "mcts[:N ms|s|it][:trained|:eval=FILE])",
-                 spec);
+                 "mcts[:N ms|s|it][:trained|:eval=FILE], at most %d iterations or %d s a move)",
+                 spec, AGENT_MAX_ITERATIONS, AGENT_MAX_SECONDS);
         free(a);
         return NULL;
     }

@@ -50,6 +50,12 @@ typedef struct mcts_estimate {
  * agent plays, or -1 with a->error set. */
 int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count);
 
+/* The largest search budget an agent takes: a record from elsewhere names
+ * its bots, and `play --resume` must not search for ever or without bound
+ * in memory. */
+#define AGENT_MAX_ITERATIONS 100000
+#define AGENT_MAX_SECONDS 60
+
 /* Creates an agent from its name: "random", "greedy", "human" or "mcts",
  * then any of ":200ms", ":2s", ":5000it" (the search's budget), ":trained"
  * (judge with the weights shipped for the game's variant) or ":eval=FILE"

@@ -152,7 +152,7 @@ int carc_position_figures(carc_game *g, double *out, int max)
     pile_types pile, *types = NULL;
     for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where != WHERE_SEGMENT || fg->owner < 0 || !r->figkinds[fg->kind].follower) continue;
+        if (fg->where != CARC_AT_SEGMENT || fg->seat < 0 || !r->figkinds[fg->kind].follower) continue;
         int root = feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg), k = 0;
         while (k < nroots && roots[k] != root) k++;
         if (k == nroots && nroots < 256) roots[nroots++] = root;
@@ -191,8 +191,8 @@ int carc_position_figures(carc_game *g, double *out, int max)
         for (int p = 0; p < g->nplayers; p++) out[p * count + at] = g->supply[p][f];
         for (int i = 0; i < g->nfigs; i++) {
             const figure *fg = &g->figs[i];
-            if (fg->kind == f && fg->owner >= 0 && fg->owner < g->nplayers && fg->where != WHERE_NONE)
-                out[fg->owner * count + at + 1] += 1;
+            if (fg->kind == f && fg->seat >= 0 && fg->seat < g->nplayers && fg->where != CARC_AT_NONE)
+                out[fg->seat * count + at + 1] += 1;
         }
         at += PER_FIGKIND;
     }
