@@ -73,6 +73,9 @@ for row in $ROWS; do
         echo "== a fan's variant the project never trained: house/base-prophets"
         run "$CARC" train --variant house/base-prophets --games 1000 --generations 3 --jobs "$JOBS" \
             --out "$T/fan.ini" || continue
+        echo "what it learned about the Prophet (weight at the start, at the end):"
+        grep prophet "$T/fan.ini"
+        echo
         tournament house/base-prophets "greedy:eval=$T/fan.ini,greedy" 1000 ;;
     *) echo "strength: unknown row '$row'" >&2; exit 2 ;;
     esac

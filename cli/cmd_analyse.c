@@ -73,14 +73,9 @@ int cmd_analyse(int argc, char **argv)
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--allow-plugin-paths") == 0) {
-            carc_allow_plugin_paths(1);
-            continue;
-        }
+        int common = arg_common(a, usage);
+        if (common == 2) return 0;
+        if (common) continue;
         if (a[0] != '-' || !a[1]) {
             if (path) {
                 fprintf(stderr, "carc analyse: one record at a time\n");

@@ -13,7 +13,8 @@ static void usage(FILE *f)
                "Learns how to judge a position of the variant from games the greedy bot plays\n"
                "against itself, a few generations, each judging with the weights the previous\n"
                "one learned. Writes a weights file for greedy:eval=FILE and mcts:eval=FILE (or,\n"
-               "saved as weights/NAME.ini in the data directory, for greedy:trained).\n"
+               "saved as weights/NAME.ini in the data directory, for greedy:trained), after\n"
+               "every generation: stopped half-way, it keeps the last finished one.\n"
                "The same options give the same file, whatever --jobs is.\n"
                "Example: carc train --variant base --games 2000 --out weights/base.ini --jobs 2\n\n"
                "options:\n"
@@ -28,6 +29,15 @@ static void usage(FILE *f)
                "  --from FILE          start from these weights instead of the hand-written judgement\n"
                "  --option KEY=VALUE   a rule option (repeatable)\n"
                "  --allow-plugin-paths let the variant load C plugins from paths it gives\n");
+}
+
+/* Each generation's weights go to the file as soon as they are fitted: a
+ * long training stopped half-way keeps its last finished generation. */
+static int save_generation(const evaluator *e, void *user, char *err, size_t errn)
+{
+    if (evaluator_save(e, user, err, errn) < 0) return -1;
+    fprintf(stderr, "carc train: wrote %s (generation %d)\n", (const char *)user, e->generations);
+    return 0;
 }
 
 int cmd_train(int argc, char **argv)
@@ -45,14 +55,9 @@ int cmd_train(int argc, char **argv)
     int nov = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--allow-plugin-paths") == 0) {
-            carc_allow_plugin_paths(1);
-            continue;
-        }
+        int common = arg_common(a, usage);
+        if (common == 2) return 0;
+        if (common) continue;
         if (strncmp(a, "--", 2) != 0 || !v) {
             if (strncmp(a, "--", 2) != 0) fprintf(stderr, "carc train: unexpected argument '%s'\n\n", a);
             else fprintf(stderr, "carc train: %s needs a value\n\n", a);
@@ -94,6 +99,8 @@ int cmd_train(int argc, char **argv)
     }
     cfg.overrides = ov;
     cfg.noverrides = nov;
+    cfg.on_generation = save_generation;
+    cfg.user = (void *)out;
     char err[1024] = "";
     evaluator *start = NULL, *result = malloc(sizeof *result);
     int rc = result ? 0 : -1;
@@ -103,9 +110,7 @@ int cmd_train(int argc, char **argv)
         cfg.start = start;
     }
     if (rc == 0) rc = train_run(&cfg, result, err, sizeof err);
-    if (rc == 0) rc = evaluator_save(result, out, err, sizeof err);
-    if (rc == 0) fprintf(stderr, "carc train: wrote %s\n", out);
-    else fprintf(stderr, "carc train: %s\n", err[0] ? err : "out of memory");
+    if (rc < 0) fprintf(stderr, "carc train: %s\n", err[0] ? err : "out of memory");
     free(start);
     free(result);
     return rc == 0 ? 0 : 1;

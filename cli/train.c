@@ -243,6 +243,7 @@ int train_run(const train_config *cfg, evaluator *out, char *err, size_t errn)
     }
     for (int gen = 0; gen < cfg->generations && rc == 0; gen++) {
         rc = generation(cfg, rules, judge, gen, next, err, errn);
+        if (rc == 0 && cfg->on_generation) rc = cfg->on_generation(next, cfg->user, err, errn);
         if (rc < 0) break;
         if (!judge && !(judge = malloc(sizeof *judge))) rc = -1;
         else {

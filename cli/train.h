@@ -28,6 +28,11 @@ typedef struct train_config {
     double explore;               /* share of random moves */
     const evaluator *start;       /* NULL: the hand-written judgement */
     FILE *progress;               /* a line per generation, or NULL */
+    /* Called with each generation's weights as soon as they are fitted (a
+     * long training can be stopped and keep what it learned); a negative
+     * return stops the training with that error. NULL: none. */
+    int (*on_generation)(const evaluator *e, void *user, char *err, size_t errn);
+    void *user;
 } train_config;
 
 /* Runs the training into *out (unbound weights, ready to save); -1 with a
