@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "carc.h"
 #include "commands.h"
 
@@ -12,7 +13,7 @@ static int check_one(const char *path)
     char err[1024];
     carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "%s\n", err);
+        term_puts(stderr, err), fputc('\n', stderr);
         return 1;
     }
     int types = carc_tile_types(r), tiles = 0;
@@ -135,7 +136,7 @@ int cmd_variant(int argc, char **argv)
     char err[1024];
     carc_rules *r = carc_variant_load(argv[2], NULL, 0, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "carc variant: %s\n", err);
+        term_error("carc variant", err);
         return 1;
     }
     carc_rules_describe(r, stdout);

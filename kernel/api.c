@@ -423,6 +423,7 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
     GAME_ONLY(ctx, -1);
     if (!player_ok(ctx, player) || n < 0 || (n && !opts) || n > 100000) return api_error(ctx, "ask: bad player or options");
     if (ctx->g->building) return api_error(ctx, "ask: not while the action decision is built");
+    if (label && strlen(label) >= NAME_LEN) return api_error(ctx, "ask: a label has at most 31 characters");
     carc_option tmp;
     for (int i = 0; i < n; i++) {
         tmp = opts[i];

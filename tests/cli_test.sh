@@ -604,6 +604,18 @@ else
     fail "play --resume --players honours the new agents" "$(tail -c 300 "$H/resume.out"; grep '^player' "$H/game.rec")"
 fi
 
+# Terminal control characters from a file reach the terminal escaped
+# (docs/security.md): an escape sequence in a variant's text is shown as \x1b.
+printf '[variant]\nname = x\n[tiles]\nsets = nosuch\033[2J\033]0;pwned\007\n' > "$T/escape.ini"
+"$CARC" sim --variant "$T/escape.ini" --games 1 >"$T/escape.out" 2>&1
+if grep -q "$(printf '\033')" "$T/escape.out" || grep -q "$(printf '\007')" "$T/escape.out"; then
+    fail "control characters in an error are escaped" "raw escape bytes reached the output"
+elif grep -q 'nosuch\\x1b\[2J\\x1b\]0;pwned\\x07' "$T/escape.out"; then
+    pass "control characters in an error are escaped"
+else
+    fail "control characters in an error are escaped" "$(cat "$T/escape.out")"
+fi
+
 # ---- carc serve: where it listens ---------------------------------------------------
 
 check "carc serve --help: exit 0" 0 "usage: carc serve" "$CARC" serve --help
