@@ -105,6 +105,19 @@ check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 pla
 # ---- carc sim: results ---------------------------------------------------------
 
 check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
+# docs/architecture.md's map matches the code: it names every kernel file,
+# and every function or field it names in backquotes exists in kernel/ (or is
+# a test program).
+missing=
+for f in kernel/*.c; do grep -q "\`${f#kernel/}\`" docs/architecture.md || missing="$missing ${f#kernel/}"; done
+for w in $(grep -oE '`[a-z][a-z0-9_]*_[a-z0-9_]*`' docs/architecture.md | tr -d '`' | sort -u); do
+    case $w in test_*) [ -e "tests/$w.c" ] && continue;; esac
+    grep -qw "$w" kernel/*.c kernel/*.h || missing="$missing $w"
+done
+if [ -z "$missing" ]; then pass "docs/architecture.md names every kernel file and only functions that exist"
+else fail "docs/architecture.md's map" "not matching the code:$missing"; fi
+# docs/architecture.md: the self-check mode, as the document runs it.
+check "CARC_CHECK=1 sim --games 100 plays self-checked games" 0 "win rate" env CARC_CHECK=1 "$CARC" sim --games 100
 
 run "$CARC" sim --games 20 --seed 5 --json
 if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 1 ] && [ "$(head -c 1 "$T/out")" = "{" ]; then
@@ -437,6 +450,18 @@ else
     fail "plugin path checks" "no test plugin at $PLUGIN_SO"
 fi
 
+# Terminal control characters from a file reach the terminal escaped
+# (docs/security.md): an escape sequence in a variant's text is shown as \x1b.
+printf '[variant]\nname = x\n[tiles]\nsets = nosuch\033[2J\033]0;pwned\007\n' > "$T/escape.ini"
+"$CARC" sim --variant "$T/escape.ini" --games 1 >"$T/escape.out" 2>&1
+if grep -q "$(printf '\033')" "$T/escape.out" || grep -q "$(printf '\007')" "$T/escape.out"; then
+    fail "control characters in an error are escaped" "raw escape bytes reached the output"
+elif grep -q 'nosuch\\x1b\[2J\\x1b\]0;pwned\\x07' "$T/escape.out"; then
+    pass "control characters in an error are escaped"
+else
+    fail "control characters in an error are escaped" "$(cat "$T/escape.out")"
+fi
+
 # ---- the terminal game: what it shows ---------------------------------------------------
 
 # A human seat answering "1" at every prompt (stdin and stdout are files:
@@ -602,18 +627,6 @@ if grep -q "game over" "$H/resume.out" && grep -q '^player Red random$' "$H/game
     pass "play --resume --players random,greedy plays the closed game on with a bot for Red"
 else
     fail "play --resume --players honours the new agents" "$(tail -c 300 "$H/resume.out"; grep '^player' "$H/game.rec")"
-fi
-
-# Terminal control characters from a file reach the terminal escaped
-# (docs/security.md): an escape sequence in a variant's text is shown as \x1b.
-printf '[variant]\nname = x\n[tiles]\nsets = nosuch\033[2J\033]0;pwned\007\n' > "$T/escape.ini"
-"$CARC" sim --variant "$T/escape.ini" --games 1 >"$T/escape.out" 2>&1
-if grep -q "$(printf '\033')" "$T/escape.out" || grep -q "$(printf '\007')" "$T/escape.out"; then
-    fail "control characters in an error are escaped" "raw escape bytes reached the output"
-elif grep -q 'nosuch\\x1b\[2J\\x1b\]0;pwned\\x07' "$T/escape.out"; then
-    pass "control characters in an error are escaped"
-else
-    fail "control characters in an error are escaped" "$(cat "$T/escape.out")"
 fi
 
 # ---- carc serve: where it listens ---------------------------------------------------
