@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "carc.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -11,6 +12,7 @@ static void usage(FILE *f)
             "usage: carc COMMAND [ARGS]\n\n"
             "commands:\n"
             "  play              play a game at the terminal (default: you against a greedy bot)\n"
+            "  serve             play in the browser: a local web server for any variant and seats\n"
             "  sim               simulate many games between bots and print statistics\n"
             "  tournament        bots against each other, seats rotated, win rates with 95%% intervals\n"
             "  compare A [B]     the same seeds under two rule sets: which metrics differ, and by how much\n"
@@ -20,8 +22,11 @@ static void usage(FILE *f)
             "  tiles check FILE  validate a tile-set file and summarise it\n"
             "  variants          list the shipped variants\n"
             "  variant show NAME print a variant's resolved configuration\n"
-            "  help              this text\n\n"
-            "'carc COMMAND --help' describes each command.\n");
+            "  help              this text\n"
+            "  --version         the version of carc\n\n"
+            "A variant is a name (carc variants lists them), a file, or modules joined with '+':\n"
+            "--variant base+robbers+fairy. 'carc COMMAND --help' describes each command.\n"
+            "Exit status: 0 done, 1 bad input (a variant, option, record or file), 2 bad usage.\n");
 }
 
 int main(int argc, char **argv)
@@ -35,7 +40,12 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("carc %s\n", CARC_VERSION);
+        return 0;
+    }
     if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "sim") == 0) return cmd_sim(argc - 1, argv + 1);
     if (strcmp(cmd, "tournament") == 0) return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);

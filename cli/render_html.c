@@ -106,9 +106,9 @@ static void json_string(FILE *out, const char *s)
 static void json_scored(FILE *out, const carc_game *g, const frame_info *fi)
 {
     int n = 0;
-    for (int e = fi->first_event; e < fi->end_event; e++) {
-        int feature = carc_event_at(g, e)->feature, seen = 0;
-        for (int d = fi->first_event; d < e; d++) seen |= carc_event_at(g, d)->feature == feature;
+    for (int e = fi->first_award; e < fi->end_award; e++) {
+        int feature = carc_award_at(g, e)->feature, seen = 0;
+        for (int d = fi->first_award; d < e; d++) seen |= carc_award_at(g, d)->feature == feature;
         if (feature < 0 || seen) continue;
         for (int t = 0; t < carc_tiles_placed(g); t++)
             for (int s = 0; s < carc_segment_count(g, t); s++)
@@ -123,9 +123,9 @@ static void frame_json(page *pg, const carc_game *g, const frame_info *fi)
             fi->active, fi->last ? "true" : "false");
     for (int p = 0; p < carc_players(g); p++) fprintf(j, "%s%d", p ? "," : "", carc_score(g, p));
     fprintf(j, "],\"awards\":[");
-    for (int e = fi->first_event; e < fi->end_event; e++) {
-        const carc_award *a = carc_event_at(g, e);
-        fprintf(j, "%s[%d,%d,", e > fi->first_event ? "," : "", a->player, a->points);
+    for (int e = fi->first_award; e < fi->end_award; e++) {
+        const carc_award *a = carc_award_at(g, e);
+        fprintf(j, "%s[%d,%d,", e > fi->first_award ? "," : "", a->player, a->points);
         json_string(j, carc_reason_name(pg->rules, a->reason));
         fprintf(j, ",%d]", (a->flags & CARC_AWARD_FINAL) ? 1 : 0);
     }
@@ -152,9 +152,9 @@ static void frame_row(page *pg, const carc_game *g, const frame_info *fi)
         xml_text(r, pg->rec->lines[i].text);
     }
     fprintf(r, "</td><td>");
-    for (int e = fi->first_event; e < fi->end_event; e++) {
-        const carc_award *a = carc_event_at(g, e);
-        fprintf(r, "%s%+d %s ", e > fi->first_event ? "<br>" : "", a->points, view_seat_colour_name(a->player));
+    for (int e = fi->first_award; e < fi->end_award; e++) {
+        const carc_award *a = carc_award_at(g, e);
+        fprintf(r, "%s%+d %s ", e > fi->first_award ? "<br>" : "", a->points, view_seat_colour_name(a->player));
         xml_text(r, carc_reason_name(pg->rules, a->reason));
     }
     fprintf(r, "</td>");

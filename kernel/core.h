@@ -9,7 +9,7 @@
  *             tiles and frontier), the frontier with the edge each side
  *             requires, segment nodes joined by union-find into features,
  *             the figures, the turn's progress, pending decisions, the log of
- *             scoring events, plugin state.
+ *             awards, plugin state.
  */
 #ifndef CARC_CORE_H
 #define CARC_CORE_H
@@ -37,6 +37,9 @@
 #define MAX_PLUGINS 16
 #define MAX_HANDLERS 64
 #define NAME_LEN 32
+/* Figures a game holds at most: a feature's occupant count (16 bits) and
+ * the figure table stay within it. */
+#define MAX_FIGURES 65535
 
 /* ---- registries ---------------------------------------------------------- */
 
@@ -105,7 +108,7 @@ typedef struct option_def {
 
 struct carc_ctx;
 typedef int (*handler_fn)(struct carc_ctx *ctx, struct carc_event *ev);
-typedef int (*phase_fn)(struct carc_ctx *ctx, int step);
+typedef int (*phase_fn)(struct carc_ctx *ctx, int call);
 
 typedef struct handler_ref {
     handler_fn fn;
@@ -155,10 +158,8 @@ struct carc_ctx {
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
 /* Calls of one phase in a row (see carc_advance). */
-#define PHASE_MAX_STEPS 100000
+#define PHASE_MAX_CALLS 100000
 
-/* Phase return values. */
-enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
 
 /* The base game's option codes (owner 0). */
 enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS };
@@ -167,9 +168,11 @@ enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS };
 #define OPTION_VETOED 0xffff
 
 struct carc_rules {
-    char name[NAME_LEN];
-    char title[160];
+    char name[256];                  /* a variant's name, or a composition "base+robbers" */
+    char title[512];
     char path[512];
+    char *shown;                     /* the resolved composition (carc variant show); owned */
+    char modules[1024];              /* its modules in load order, separated by spaces */
     int min_players, max_players;
 
     kind_def kinds[MAX_KINDS];       int nkinds;
@@ -204,6 +207,11 @@ struct carc_rules {
     bool allow_no_start;             /* checking a set alone: any tile may start */
     bool start_assumed;
     int registering;                 /* plugin slot + 1 during its init */
+    /* Who defined each mark, tile mark and reason: 0 the kernel or a tile
+     * set, else plugin slot + 1. A second plugin defining one of them is a
+     * clash between modules: `conflict` says which (checked by the loader). */
+    int mark_owner[MAX_MARKS], tmark_owner[MAX_TILE_MARKS], reason_owner[MAX_REASONS];
+    char conflict[256];
 };
 
 /* ---- game state ------------------------------------------------------------ */
@@ -236,25 +244,25 @@ enum { NODE_COMPLETE = 1, NODE_SCORED = 2 };
 typedef struct node {
     int32_t parent;
     int32_t next;          /* circular list of the feature's members */
-    int32_t tile;
+    uint16_t tile;         /* MAX_TILES fits */
     uint8_t seg;
     uint8_t kind;
     /* valid at roots */
     uint8_t flags;
-    uint8_t occupants;     /* follower figures on the feature */
+    uint16_t occupants;    /* follower figures on the feature (MAX_FIGURES fits) */
     int32_t open;          /* open ports */
     int32_t size;          /* members */
 } node;
+_Static_assert(MAX_TILES <= UINT16_MAX && MAX_FIGURES <= UINT16_MAX, "node fields too narrow");
 
-enum { WHERE_NONE, WHERE_SEGMENT, WHERE_TILE, WHERE_TRACK };
 
 typedef struct figure {
     uint8_t where;
     uint8_t kind;
-    int8_t owner;          /* seat, or -1 neutral */
+    int8_t seat;           /* whose it is, or -1 for a neutral figure */
     int32_t tile;
-    int32_t seg;           /* segment on the tile (WHERE_SEGMENT) */
-    int32_t space;         /* score-track space (WHERE_TRACK) */
+    int32_t seg;           /* segment on the tile (CARC_AT_SEGMENT) */
+    int32_t space;         /* score-track space (CARC_AT_TRACK) */
 } figure;
 
 typedef struct decision {
@@ -270,7 +278,10 @@ typedef struct turn_state {
     int drawn;             /* tile type drawn, -1 */
     int placed;            /* tile index placed this turn, -1 */
     bool action_forbid_pass; /* a plugin made the action compulsory */
-    int completed[64];     /* features completed by the placement */
+    /* Features completed by the placement: the port features of the new
+     * tile and the ring and cross features of it and its 8 neighbours, so
+     * at most 9 tiles' segments. */
+    int completed[9 * MAX_SEGS];
     int ncompleted;
 } turn_state;
 
@@ -280,7 +291,7 @@ struct carc_game {
     char names[CARC_MAX_PLAYERS][NAME_LEN];
     uint64_t seed;
     int32_t score[CARC_MAX_PLAYERS];
-    uint8_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
+    int32_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
 
     carc_rng pile_rng;
     carc_rng plugin_rng;     /* what plugins and scripts draw from */
@@ -297,13 +308,14 @@ struct carc_game {
     /* the phase machine */
     bool in_end;            /* running the end phases */
     int phase;              /* index in the current phase list */
-    int phase_step;         /* calls of the current phase so far */
+    int phase_calls;         /* calls of the current phase so far */
     bool finished;
     bool need_draw;         /* the draw phase waits for a chance choice */
     int forced_draw;        /* type chosen by the driver, -1 */
     bool stop_requested;    /* `end` line: end after this turn */
     char error[512];
     bool failed;
+    bool check;             /* check mode: recompute and compare after every move */
 
     turn_state turn;
 
@@ -371,7 +383,11 @@ void rules_init_builtins(struct carc_rules *r);
 /* tileset.c */
 int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn);
 
+/* check.c */
+bool check_mode_on(void);                /* CARC_CHECK is set */
+
 /* engine.c: the game object, the phase machine, events, the pile */
+void check_move(carc_game *g);           /* the self-check after a move, in check mode */
 plugin_slot *owner_slot(const carc_game *g, int owner);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dispatch(carc_game *g, int ev, struct carc_event *e);
@@ -380,6 +396,7 @@ int pile_return_aside(carc_game *g);
 /* board.c */
 int board_place(carc_game *g, int type, int x, int y, int rot);
 int board_tile_at(const carc_game *g, int x, int y);
+int board_frontier_index(const carc_game *g, int x, int y); /* -1 if not on it */
 bool board_fits(const carc_game *g, int type, int fidx, int rot);
 int board_count_placements(const carc_game *g, int type);
 bool board_any_placement(const carc_game *g, int type);
@@ -394,7 +411,17 @@ int feat_mark_count(carc_game *g, int root, int mark);
 bool feat_is_complete(const carc_game *g, int root);
 void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS]);
 int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max);
-int feat_bordering_cities(carc_game *g, int field_root, int *out, int max);
+/* A list of ints that starts in its own array and grows on the heap. */
+typedef struct int_list {
+    int *v;
+    int n, cap;
+    bool oom;              /* a push found no memory */
+    int local[64];
+} int_list;
+void int_list_init(int_list *l);
+void int_list_push(int_list *l, int x);
+void int_list_free(int_list *l);
+void feat_bordering_cities(carc_game *g, int field_root, int_list *cities);
 
 /* segments.c */
 const char *kind_name(const struct carc_rules *r, int kind);
@@ -405,14 +432,14 @@ int seg_by_name(const carc_game *g, int tile, const char *kindport);
 int seg_mark_count(const carc_game *g, int tile, int seg, int mark);
 
 /* figures.c */
-int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space);
-int fig_place(carc_game *g, int kind, int owner, int where, int tile, int seg, int space, bool from_supply);
-int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg);
+int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int space);
+int fig_place(carc_game *g, int kind, int seat, int where, int tile, int seg, int space, bool from_supply);
+int fig_place_segment(carc_game *g, int kind, int seat, int tile, int seg);
 void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
 int fig_remove_event(carc_game *g, int f, int how, int feature);
 int fig_feature(carc_game *g, int f);
-int fig_on_feature(const carc_game *g, int root, int *out, int max);
+void fig_on_feature(const carc_game *g, int root, int_list *figs);
 void fig_return_followers(carc_game *g, int root);
 
 /* scoring.c */

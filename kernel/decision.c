@@ -4,6 +4,7 @@
  * text of an option, written and matched. Who owns an option gives its text
  * and carries it out: owner 0 is the base game (base.c), owner n the
  * plugin in slot n - 1. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,7 @@ int carc_choose(carc_game *g, int index)
         return -1;
     }
     decision d = g->dq[0];
+    assert(d.first >= 0 && d.first + d.n <= g->nopts);
     carc_option opt = g->opts[d.first + index];
     /* Drop the answered decision and its options. */
     memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
@@ -138,7 +140,9 @@ int carc_choose(carc_game *g, int index)
     e.player = d.player;
     e.option = &opt;
     e.tile = opt.tile;
-    return dispatch(g, CARC_EV_OPTION_CHOSEN, &e);
+    if (dispatch(g, CARC_EV_OPTION_CHOSEN, &e) < 0) return -1;
+    check_move(g);
+    return g->failed ? -1 : 0;
 }
 
 /* ---- record texts ------------------------------------------------------------ */
@@ -188,20 +192,25 @@ static int tokens(char *s, char **tok, int max)
     return n;
 }
 
+/* A record line is at most 1000 characters (records.md), so at most 500
+ * words; option texts are cut to 900 (option_format). */
+#define LINE_MAX_CHARS 1000
+#define LINE_MAX_WORDS (LINE_MAX_CHARS / 2 + 1)
+
 int carc_option_match(const carc_game *g, const char *line)
 {
-    char lbuf[512];
+    char lbuf[LINE_MAX_CHARS + 1];
     if (strlen(line) >= sizeof lbuf) return -1;
     snprintf(lbuf, sizeof lbuf, "%s", line);
-    char *lt[32];
-    int nl = tokens(lbuf, lt, 32);
+    char *lt[LINE_MAX_WORDS];
+    int nl = tokens(lbuf, lt, LINE_MAX_WORDS);
     if (nl <= 0) return -1;
     int n = carc_option_count(g);
     for (int i = 0; i < n; i++) {
-        char obuf[512];
+        char obuf[LINE_MAX_CHARS + 1];
         carc_option_text(g, i, obuf, sizeof obuf);
-        char *ot[32];
-        int no = tokens(obuf, ot, 32);
+        char *ot[LINE_MAX_WORDS];
+        int no = tokens(obuf, ot, LINE_MAX_WORDS);
         if (no != nl) continue;
         const carc_option *o = carc_option_at(g, i);
         bool ok = true;

@@ -247,7 +247,7 @@ static void list_options(const carc_game *g, char *out, size_t n)
     size_t used = 0;
     int count = carc_option_count(g);
     for (int i = 0; i < count && used + 2 < n; i++) {
-        char t[256];
+        char t[1024];
         carc_option_text(g, i, t, sizeof t);
         int w = snprintf(out + used, n - used, "\n  %s", t);
         if (w < 0 || (size_t)w >= n - used) {
@@ -353,9 +353,12 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
                       const char *const *options, int noptions)
 {
     memset(w, 0, sizeof *w);
-    char line[640];
+    char line[640], ref[512];
     int rc = wappend(w, "carcassonne-record 1\n");
-    snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", variant, seed);
+    /* Named so that the record replays from any directory: a variant file
+     * (alone or in a composition) by its absolute path. */
+    carc_variant_reference(variant, ref, sizeof ref);
+    snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", ref, seed);
     rc |= wappend(w, line);
     for (int i = 0; i < nplayers; i++) {
         snprintf(line, sizeof line, "player %s %s\n", names[i], agents[i]);

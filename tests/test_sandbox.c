@@ -231,12 +231,12 @@ static void test_math_random_follows_the_seed(void **state)
     assert_int_equal(play(r, 7, &a), CARC_FINISHED);
     assert_int_equal(play(r, 7, &b), CARC_FINISHED);
     assert_int_equal(play(r, 8, &c), CARC_FINISHED);
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+    assert_int_equal(carc_awards(a), carc_awards(b));
+    for (int i = 0; i < carc_awards(a); i++)
+        assert_memory_equal(carc_award_at(a, i), carc_award_at(b, i), sizeof(carc_award));
     int dice = 0, differ = 0;
-    for (int i = 0; i < carc_events(a) && i < carc_events(c); i++) {
-        const carc_award *x = carc_event_at(a, i), *y = carc_event_at(c, i);
+    for (int i = 0; i < carc_awards(a) && i < carc_awards(c); i++) {
+        const carc_award *x = carc_award_at(a, i), *y = carc_award_at(c, i);
         if (strcmp(carc_reason_name(r, x->reason), "dice") == 0) {
             assert_true(x->points >= 1 && x->points <= 6);
             dice++;
