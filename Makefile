@@ -95,6 +95,7 @@ $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
 # Every pair and triple of the shipped modules, 200 seeded games each (make
