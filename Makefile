@@ -1,7 +1,8 @@
 # carc - a Carcassonne rules engine.
 #
 #   make              libcarc (static and shared), the carc command, the plugins
-#   make test         build and run every test
+#   make test         build and run every test (what .ci/run runs)
+#   make test-quick   units, scenarios and a short property run (under 20 s)
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
@@ -18,8 +19,8 @@ DATADIR ?= $(CURDIR)
 PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
-DEPS_PKGS := lua5.4 inih cmocka
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev pkg-config
+DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev pkg-config
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -31,6 +32,9 @@ endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags lua5.4 inih 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
+# carc serve: the HTTP server and the JSON reader and writer (the command only).
+SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
+SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # snprintf into bounded buffers truncates on purpose: no format-truncation.
@@ -38,8 +42,9 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-format-truncation
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
-           -Ikernel -Icli $(PKG_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
+           -Ikernel -Icli $(PKG_CFLAGS) $(SERVE_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
+CLI_LIBS := $(SERVE_LIBS)
 
 KERNEL_SRC := $(wildcard kernel/*.c)
 CLI_SRC    := $(wildcard cli/*.c)
@@ -59,7 +64,7 @@ PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
 TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
 TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
-.PHONY: all test check-asan bench deps install clean fuzz fuzz-build valgrind
+.PHONY: all test test-quick check-asan bench deps install clean fuzz fuzz-build valgrind
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
@@ -76,7 +81,7 @@ $(LIB_SO): $(KERNEL_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(CARC): $(CLI_OBJ) $(LIB_A)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 # Plugins see only the public plugin header, as a fan's out-of-tree build does.
 $(BUILD)/plugins/%.so: plugins/%/*.c kernel/carc_plugin.h
@@ -89,7 +94,7 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
 
 $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
 
 # Every test: the cmocka programs, then the command-line tests.
 test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
@@ -98,6 +103,21 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
+# The quick tier, for while you work: the unit and scenario programs, then the
+# property tests on a few games each (self-checking every move, as in make
+# test). Not the command-line, sandbox, search, study or fuzz-regression tests.
+QUICK_UNITS := board check inputs limits plugins render scenarios
+QUICK_PROPERTY := property ark robbers princess_dragon
+QUICK_GAMES ?= 40
+test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPERTY)) $(TEST_PLUGIN_SO)
+	@set -e; for t in $(QUICK_UNITS); do echo "== test_$$t"; \
+	    CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
+	    { CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@set -e; for t in $(QUICK_PROPERTY); do echo "== test_$$t ($(QUICK_GAMES) games)"; \
+	    CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
+	    { CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@echo "test-quick: passed (make test runs everything)"
+
 # Every pair and triple of the shipped modules, 200 seeded games each (make
 # test plays 2 each); CI runs it.
 COMBO_GAMES ?= 200
@@ -105,10 +125,12 @@ COMBO_GAMES ?= 200
 test-combinations: all $(BUILD)/tests/test_combinations
 	CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) $(BUILD)/tests/test_combinations
 
-# The HTML replay page of carc render in headless chromium (Debian's package).
+# The HTML replay page of carc render and the page of carc serve in headless
+# chromium (Debian's package), driven by node; screenshots in $(BUILD)/screenshots.
 .PHONY: test-browser
 test-browser: all
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/browser_test.sh
+	@mkdir -p $(BUILD)/screenshots
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) CARC_SHOTS=$(CURDIR)/$(BUILD)/screenshots sh tests/browser_test.sh
 
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
@@ -119,7 +141,7 @@ bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 # The fuzz targets' sources are included by the test that replays their
 # regressions and seed corpora.
@@ -133,7 +155,7 @@ $(BUILD)/tests/test_fuzz_regressions: tests/fuzz/*.c tests/fuzz/*.h
 # runtime (Debian: clang, libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
 comma := ,
-FUZZ_TARGETS := tileset variant record lua
+FUZZ_TARGETS := tileset variant record lua lua_grammar
 FUZZ_BUILD   := build/fuzz
 FUZZ_OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=all -Wno-unknown-warning-option
@@ -141,10 +163,12 @@ FUZZ_SEEDS_tileset := tiles tests/tiles tests/bad/tiles
 FUZZ_SEEDS_variant := variants variants/house tests/variants tests/good tests/bad/variants tests/fuzz/seeds/variant
 FUZZ_SEEDS_record  := tests/scenarios tests/bad/records
 FUZZ_SEEDS_lua     := scripts scripts/examples tests/scripts tests/scripts/sandbox
+FUZZ_SEEDS_lua_grammar := tests/fuzz/seeds/lua_grammar
 FUZZ_LEN_tileset := 16384
 FUZZ_LEN_variant := 4096
 FUZZ_LEN_record  := 16384
 FUZZ_LEN_lua     := 8192
+FUZZ_LEN_lua_grammar := 256
 FUZZ_FLAGS   ?= -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 -close_fd_mask=2
 
 fuzz-build:
@@ -168,6 +192,7 @@ fuzz: fuzz-build
 	    case $$t in tileset) len=$(FUZZ_LEN_tileset); seeds="$(FUZZ_SEEDS_tileset)";; \
 	                variant) len=$(FUZZ_LEN_variant); seeds="$(FUZZ_SEEDS_variant)";; \
 	                record) len=$(FUZZ_LEN_record); seeds="$(FUZZ_SEEDS_record)";; \
+	                lua_grammar) len=$(FUZZ_LEN_lua_grammar); seeds="$(FUZZ_SEEDS_lua_grammar)";; \
 	                *) len=$(FUZZ_LEN_lua); seeds="$(FUZZ_SEEDS_lua)";; esac; \
 	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
 	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t $$seeds; \
@@ -199,7 +224,7 @@ install:
 	install -m 755 build/install/carc $(DESTDIR)$(PREFIX)/bin/carc
 	install -m 644 build/install/libcarc.a build/install/libcarc.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 kernel/carc.h kernel/carc_plugin.h $(DESTDIR)$(PREFIX)/include/carc/
-	cp -r tiles variants docs $(DESTDIR)$(PREFIX)/share/carc/
+	cp -r tiles variants docs web $(DESTDIR)$(PREFIX)/share/carc/
 	@if ls build/install/plugins/*.so >/dev/null 2>&1; then install -m 755 build/install/plugins/*.so $(DESTDIR)$(PREFIX)/lib/carc/plugins/; fi
 	@if [ -d scripts ]; then cp -r scripts $(DESTDIR)$(PREFIX)/share/carc/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' carc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/carc.pc

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascii.h"
+#include "play_terminal.h"
 
 static int choose_random(agent *a, carc_game *g)
 {
@@ -78,38 +78,8 @@ static int choose_greedy(agent *a, carc_game *g)
     return best;
 }
 
-static int choose_human(agent *a, carc_game *g)
-{
-    FILE *out = a->out;
-    int n = carc_option_count(g);
-    ascii_board(g, out);
-    ascii_scores(g, out);
-    for (;;) {
-        fprintf(out, "\n%s, %s:\n", carc_player_name(g, carc_decision_player(g)), carc_decision_label(g));
-        for (int i = 0; i < n; i++) {
-            char t[256];
-            carc_option_text(g, i, t, sizeof t);
-            fprintf(out, "  %2d. %s\n", i + 1, t);
-        }
-        for (;;) {
-            fprintf(out, "choice (number or text, ? lists, q quits)> ");
-            fflush(out);
-            char line[512];
-            if (!fgets(line, sizeof line, a->in)) return -1;
-            line[strcspn(line, "\r\n")] = 0;
-            char *s = line + strspn(line, " \t");
-            if (!*s) continue;
-            if (strcmp(s, "?") == 0) break;
-            if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) return -1;
-            char *end;
-            long k = strtol(s, &end, 10);
-            if (*end == 0 && k >= 1 && k <= n) return (int)k - 1;
-            int m = carc_option_match(g, s);
-            if (m >= 0) return m;
-            fprintf(out, "'%s' is not one of the options (type ? to list them)\n", s);
-        }
-    }
-}
+/* The terminal's prompt (play_terminal.c). */
+static int choose_human(agent *a, carc_game *g) { return terminal_choose(g, a->in, a->out); }
 
 /* "" (the default, 1000 iterations), ":200ms", ":2s" or ":5000it". */
 static bool parse_budget(agent *a, const char *s)
@@ -123,9 +93,9 @@ static bool parse_budget(agent *a, const char *s)
     double v = strtod(s + 1, &end);
     if (end == s + 1 || v <= 0) return false;
     a->iterations = 0;
-    if (strcmp(end, "it") == 0 && v <= 1e9) a->iterations = (long)v;
-    else if (strcmp(end, "ms") == 0) a->seconds = v / 1000.0;
-    else if (strcmp(end, "s") == 0) a->seconds = v;
+    if (strcmp(end, "it") == 0 && v <= AGENT_MAX_ITERATIONS) a->iterations = (long)v;
+    else if (strcmp(end, "ms") == 0 && v <= AGENT_MAX_SECONDS * 1000.0) a->seconds = v / 1000.0;
+    else if (strcmp(end, "s") == 0 && v <= AGENT_MAX_SECONDS) a->seconds = v;
     else return false;
     return true;
 }
@@ -147,7 +117,10 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
     else if (strcmp(spec, "human") == 0) a->choose = choose_human;
     else if (strncmp(spec, "mcts", 4) == 0 && parse_budget(a, spec + 4)) a->choose = mcts_choose;
     else {
-        snprintf(err, errn, "unknown agent '%s' (known: random, greedy, human, mcts[:N ms|s|it])", spec);
+        snprintf(err, errn,
+                 "unknown agent '%s' (known: random, greedy, human, mcts[:N ms|s|it] with at most %d iterations "
+                 "or %d s a move)",
+                 spec, AGENT_MAX_ITERATIONS, AGENT_MAX_SECONDS);
         free(a);
         return NULL;
     }

@@ -1,7 +1,8 @@
-/* cmd_replay.c - carc replay [--json] FILE (../spec: the replay contract). */
+/* cmd_replay.c - carc replay [--json] FILE (docs/records.md: the replay contract). */
 #include <stdio.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "ascii.h"
 #include "commands.h"
 #include "record.h"
@@ -29,8 +30,8 @@ static void print_json(const carc_game *g)
         printf(", \"score\": %d}", carc_score(g, p));
     }
     printf("], \"events\": [");
-    for (int i = 0; i < carc_events(g); i++) {
-        const carc_award *a = carc_event_at(g, i);
+    for (int i = 0; i < carc_awards(g); i++) {
+        const carc_award *a = carc_award_at(g, i);
         printf("%s{\"player\": ", i ? ", " : "");
         json_string(carc_player_name(g, a->player));
         printf(", \"seat\": %d, \"points\": %d, \"reason\": ", a->player, a->points);
@@ -71,19 +72,19 @@ int cmd_replay(int argc, char **argv)
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
-        fprintf(stderr, "carc replay: %s\n", err);
+        term_error("carc replay", err);
         return 1;
     }
     carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
     if (!rules) {
-        fprintf(stderr, "carc replay: %s\n", err);
+        term_error("carc replay", err);
         carc_record_free(&rec);
         return 1;
     }
     carc_game *g = NULL;
     int rc = carc_replay(&rec, rules, &g, err, sizeof err);
     if (rc < 0) {
-        fprintf(stderr, "carc replay: %s\n", err);
+        term_error("carc replay", err);
     } else if (json) {
         print_json(g);
     } else {

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "commands.h"
 #include "report.h"
 #include "study.h"
@@ -50,7 +51,7 @@ int cmd_stats(int argc, char **argv)
         else if (strcmp(argv[i], "--csv") == 0) format = REPORT_CSV;
         else if (argv[i][0] == '-' && argv[i][1]) return arg_unknown("stats merge", argv[i]);
         else if (study_read_jsonl(argv[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
-            fprintf(stderr, "carc stats merge: %s\n", err);
+            term_error("carc stats merge", err);
             return 1;
         } else files++;
     }

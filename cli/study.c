@@ -106,8 +106,8 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
         }
         /* Reason numbers are the rules'; s->reasons was filled from the
          * same rules before the threads started. */
-        for (int e = 0; e < carc_events(g); e++) {
-            const carc_award *a = carc_event_at(g, e);
+        for (int e = 0; e < carc_awards(g); e++) {
+            const carc_award *a = carc_award_at(g, e);
             if (a->reason < STUDY_MAX_REASONS) r->points[a->reason] += a->points;
         }
     } else {

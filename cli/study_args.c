@@ -1,4 +1,5 @@
 /* study_args.c - the flags sim, tournament and compare share. */
+#include "term_text.h"
 #include "study_args.h"
 
 #include <stdlib.h>
@@ -139,17 +140,20 @@ int study_format(const study_flags *fl) { return fl->json ? REPORT_JSON : fl->cs
 void agent_error(const char *cmd, const char *spec, const char *err)
 {
     static const char *const names[] = {"random", "greedy", "human", "mcts"};
-    char hint[200] = "";
+    char msg[1024], hint[200] = "";
     if (strncmp(spec, "mcts:", 5) == 0) {
-        fprintf(stderr, "carc %s: agent '%s': mcts takes a budget :Nit, :Nms or :Ns (mcts:5000it, mcts:200ms, "
-                        "mcts:2s; `carc %s --help` lists the agents)\n", cmd, spec, cmd);
-        return;
+        snprintf(msg, sizeof msg, "%s (mcts takes a budget :Nit, :Nms or :Ns: mcts:5000it, mcts:200ms, mcts:2s; "
+                                  "`carc %s --help` lists the agents)", err, cmd);
+    } else {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+        carc_suggest(name, names, 4, hint, sizeof hint);
+        snprintf(msg, sizeof msg, "%s%s%s%s (`carc %s --help` lists the agents)", err, hint[0] ? ": did you mean " : "",
+                 hint, hint[0] ? "?" : "", cmd);
     }
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-    carc_suggest(name, names, 4, hint, sizeof hint);
-    fprintf(stderr, "carc %s: %s%s%s%s (`carc %s --help` lists the agents)\n", cmd, err, hint[0] ? ": did you mean " : "",
-            hint, hint[0] ? "?" : "", cmd);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "carc %s", cmd);
+    term_error(prefix, msg);
 }
 
 FILE *study_out(const char *cmd, const study_flags *fl)
@@ -183,7 +187,7 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
     s.label = cmd;
     s.progress = !fl.sharded;
     if (study_run(&s) < 0) {
-        fprintf(stderr, "carc %s: %s\n", cmd, s.error);
+        fprintf(stderr, "carc %s: ", cmd), term_puts(stderr, s.error), fputc('\n', stderr);
         study_free(&s);
         return strstr(s.error, "players, not") ? 2 : 1;
     }

@@ -13,7 +13,7 @@ static uint16_t rotate_ports(unsigned mask, int rot)
     return (uint16_t)(((m << s) | (m >> (12 - s))) & 0xfffu);
 }
 
-/* The port records name a segment by, as the kernel's text.c writes it: the
+/* The port records name a segment by, as the kernel's segments.c writes it: the
  * first edge N E S W it covers (a road at the middle, other kinds both
  * halves), else the first half in the order Nw Ne En Es Se Sw Ws Wn. For
  * tile sheets, which have no game to ask. */
@@ -88,6 +88,32 @@ static int fill_figures(view *v, const carc_game *g)
         vf.kind_name = carc_figure_kind_name(v->rules, vf.kind);
         v->figs[v->nfigs++] = vf;
     }
+    return 0;
+}
+
+int view_tile_of_game(view_tile *t, const carc_game *g, int tile)
+{
+    if (tile < 0 || tile >= carc_tiles_placed(g)) return -1;
+    int x, y, rot, type;
+    carc_tile_at_index(g, tile, &x, &y, &rot, &type);
+    fill_tile(t, carc_game_rules(g), x, y, rot, type);
+    for (int s = 0; s < t->nsegs; s++) t->segs[s].canon_port = carc_segment_canonical_port(g, tile, s);
+    return 0;
+}
+
+int view_of_tile_type(view *v, const carc_rules *r, int type, int rot)
+{
+    memset(v, 0, sizeof *v);
+    v->rules = r;
+    v->tiles = calloc(1, sizeof *v->tiles);
+    v->figs = calloc(1, sizeof *v->figs);
+    if (!v->tiles || !v->figs || type < 0 || type >= carc_tile_types(r)) {
+        view_free(v);
+        return -1;
+    }
+    v->ntiles = 1;
+    fill_tile(&v->tiles[0], r, 0, 0, rot & 3, type);
+    v->finished = 1;
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* board.c - placed tiles, the position hash, the frontier of open positions
  * with the edge each side requires, and legal placement. */
+#include <assert.h>
 #include <string.h>
 
 #include "core.h"
@@ -45,6 +46,12 @@ int board_tile_at(const carc_game *g, int x, int y)
     return c ? c->tile : -1;
 }
 
+int board_frontier_index(const carc_game *g, int x, int y)
+{
+    const cell *c = cell_find(g, x, y);
+    return c && c->tile < 0 ? c->fidx : -1;
+}
+
 bool board_fits(const carc_game *g, int type, int fidx, int rot)
 {
     const frontier_pos *f = &g->front[fidx];
@@ -72,6 +79,7 @@ bool board_any_placement(const carc_game *g, int type)
 
 static void frontier_remove(carc_game *g, cell *c)
 {
+    assert(c->fidx >= 0 && c->fidx < g->nfront);
     int i = c->fidx, last = --g->nfront;
     if (i != last) {
         g->front[i] = g->front[last];
@@ -86,8 +94,10 @@ static void note_completed(carc_game *g, int root)
     node *n = &g->nodes[root];
     if (n->flags & NODE_COMPLETE) return;
     n->flags |= NODE_COMPLETE;
-    if (g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]))
-        g->turn.completed[g->turn.ncompleted++] = root;
+    /* Sized for every segment of the placed tile and its 8 neighbours: each
+     * feature is noted once (NODE_COMPLETE), so this cannot overflow. */
+    assert(g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]));
+    g->turn.completed[g->turn.ncompleted++] = root;
 }
 
 /* Inner features of tile t whose completion depends on its neighbours. */
@@ -146,6 +156,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
                 int port = d * 3 + o;
                 int a = p->node0 + tt->seg_at[rot][port];
                 int b = q->node0 + ut->seg_at[q->rot][port_opposite(port)];
+                assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
                 g->nodes[feat_find(g, a)].open--;
                 g->nodes[feat_find(g, b)].open--;
                 feat_union(g, a, b);

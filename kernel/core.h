@@ -9,7 +9,7 @@
  *             tiles and frontier), the frontier with the edge each side
  *             requires, segment nodes joined by union-find into features,
  *             the figures, the turn's progress, pending decisions, the log of
- *             scoring events, plugin state.
+ *             awards, plugin state.
  */
 #ifndef CARC_CORE_H
 #define CARC_CORE_H
@@ -37,6 +37,9 @@
 #define MAX_PLUGINS 16
 #define MAX_HANDLERS 64
 #define NAME_LEN 32
+/* Figures a game holds at most: a feature's occupant count (16 bits) and
+ * the figure table stay within it. */
+#define MAX_FIGURES 65535
 
 /* ---- registries ---------------------------------------------------------- */
 
@@ -105,7 +108,7 @@ typedef struct option_def {
 
 struct carc_ctx;
 typedef int (*handler_fn)(struct carc_ctx *ctx, struct carc_event *ev);
-typedef int (*phase_fn)(struct carc_ctx *ctx, int step);
+typedef int (*phase_fn)(struct carc_ctx *ctx, int call);
 
 typedef struct handler_ref {
     handler_fn fn;
@@ -155,13 +158,14 @@ struct carc_ctx {
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
 /* Calls of one phase in a row (see carc_advance). */
-#define PHASE_MAX_STEPS 100000
+#define PHASE_MAX_CALLS 100000
 
-/* Phase return values. */
-enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
 
-/* Kernel option codes. */
-enum { KOPT_PLACE = 1, KOPT_DEPLOY, KOPT_PASS };
+/* The base game's option codes (owner 0). */
+enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS };
+
+/* The owner of an option vetoed during action-filter (dropped afterwards). */
+#define OPTION_VETOED 0xffff
 
 struct carc_rules {
     char name[256];                  /* a variant's name, or a composition "base+robbers" */
@@ -193,6 +197,7 @@ struct carc_rules {
     handler_ref handlers[CARC_EV_COUNT][MAX_HANDLERS];
     int nhandlers[CARC_EV_COUNT];
 
+    struct plugin_slot base;         /* owner 0, the base game (base.c) */
     struct plugin_slot *plugins[MAX_PLUGINS]; int nplugins;
     size_t state_size;               /* sum of plugin state blobs */
 
@@ -239,25 +244,25 @@ enum { NODE_COMPLETE = 1, NODE_SCORED = 2 };
 typedef struct node {
     int32_t parent;
     int32_t next;          /* circular list of the feature's members */
-    int32_t tile;
+    uint16_t tile;         /* MAX_TILES fits */
     uint8_t seg;
     uint8_t kind;
     /* valid at roots */
     uint8_t flags;
-    uint8_t occupants;     /* follower figures on the feature */
+    uint16_t occupants;    /* follower figures on the feature (MAX_FIGURES fits) */
     int32_t open;          /* open ports */
     int32_t size;          /* members */
 } node;
+_Static_assert(MAX_TILES <= UINT16_MAX && MAX_FIGURES <= UINT16_MAX, "node fields too narrow");
 
-enum { WHERE_NONE, WHERE_SEGMENT, WHERE_TILE, WHERE_TRACK };
 
 typedef struct figure {
     uint8_t where;
     uint8_t kind;
-    int8_t owner;          /* seat, or -1 neutral */
+    int8_t seat;           /* whose it is, or -1 for a neutral figure */
     int32_t tile;
-    int32_t seg;           /* segment on the tile (WHERE_SEGMENT) */
-    int32_t space;         /* score-track space (WHERE_TRACK) */
+    int32_t seg;           /* segment on the tile (CARC_AT_SEGMENT) */
+    int32_t space;         /* score-track space (CARC_AT_TRACK) */
 } figure;
 
 typedef struct decision {
@@ -273,7 +278,10 @@ typedef struct turn_state {
     int drawn;             /* tile type drawn, -1 */
     int placed;            /* tile index placed this turn, -1 */
     bool action_forbid_pass; /* a plugin made the action compulsory */
-    int completed[64];     /* features completed by the placement */
+    /* Features completed by the placement: the port features of the new
+     * tile and the ring and cross features of it and its 8 neighbours, so
+     * at most 9 tiles' segments. */
+    int completed[9 * MAX_SEGS];
     int ncompleted;
 } turn_state;
 
@@ -283,7 +291,7 @@ struct carc_game {
     char names[CARC_MAX_PLAYERS][NAME_LEN];
     uint64_t seed;
     int32_t score[CARC_MAX_PLAYERS];
-    uint8_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
+    int32_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
 
     carc_rng pile_rng;
     carc_rng plugin_rng;     /* what plugins and scripts draw from */
@@ -300,13 +308,14 @@ struct carc_game {
     /* the phase machine */
     bool in_end;            /* running the end phases */
     int phase;              /* index in the current phase list */
-    int phase_step;         /* calls of the current phase so far */
+    int phase_calls;         /* calls of the current phase so far */
     bool finished;
     bool need_draw;         /* the draw phase waits for a chance choice */
     int forced_draw;        /* type chosen by the driver, -1 */
     bool stop_requested;    /* `end` line: end after this turn */
     char error[512];
     bool failed;
+    bool check;             /* check mode: recompute and compare after every move */
 
     turn_state turn;
 
@@ -341,16 +350,25 @@ const char *dir_name(int d);
 void dir_delta(int d, int *dx, int *dy);
 
 /* rules.c */
-void rules_init_builtins(struct carc_rules *r);
 int rules_kind(const struct carc_rules *r, const char *name);
 int rules_mark(const struct carc_rules *r, const char *name);
 int rules_tmark(const struct carc_rules *r, const char *name);
 int rules_reason(const struct carc_rules *r, const char *name);
 int rules_figkind(const struct carc_rules *r, const char *name);
 int rules_add_kind(struct carc_rules *r, const char *name, int owner);
+int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completion completion, int flags,
+                      int owner);
 int rules_add_mark(struct carc_rules *r, const char *name);
 int rules_add_tmark(struct carc_rules *r, const char *name);
 int rules_add_reason(struct carc_rules *r, const char *name);
+int rules_add_figkind(struct carc_rules *r, const char *name, int per_player, bool follower,
+                      bool boxed_when_scored, int owner);
+int rules_phase_find(const phase_def *list, int n, const char *name);
+void rules_phase_insert(phase_def *list, int *n, int at, const char *name, phase_fn fn, int owner, void *user);
+int rules_define_enum(struct carc_rules *r, const char *key, const char *values,
+                      const char *help, int owner);
+int rules_define_int(struct carc_rules *r, const char *key, int def, int min, int max,
+                     const char *help, int owner);
 option_def *rules_option(struct carc_rules *r, const char *key);
 const option_def *rules_option_c(const struct carc_rules *r, const char *key);
 int rules_set_option(struct carc_rules *r, const char *key, const char *value,
@@ -359,12 +377,26 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn);
 int rules_type(const struct carc_rules *r, const char *set, const char *id);
 int edge_class_intern(struct carc_rules *r, int a, int b, int c);
 
+/* base.c: the base game's kinds, options, phases and owner-0 slot */
+void rules_init_builtins(struct carc_rules *r);
+
 /* tileset.c */
 int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn);
+
+/* check.c */
+bool check_mode_on(void);                /* CARC_CHECK is set */
+
+/* engine.c: the game object, the phase machine, events, the pile */
+void check_move(carc_game *g);           /* the self-check after a move, in check mode */
+plugin_slot *owner_slot(const carc_game *g, int owner);
+void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int dispatch(carc_game *g, int ev, struct carc_event *e);
+int pile_return_aside(carc_game *g);
 
 /* board.c */
 int board_place(carc_game *g, int type, int x, int y, int rot);
 int board_tile_at(const carc_game *g, int x, int y);
+int board_frontier_index(const carc_game *g, int x, int y); /* -1 if not on it */
 bool board_fits(const carc_game *g, int type, int fidx, int rot);
 int board_count_placements(const carc_game *g, int type);
 bool board_any_placement(const carc_game *g, int type);
@@ -378,13 +410,37 @@ int feat_distinct_tiles(carc_game *g, int root);
 int feat_mark_count(carc_game *g, int root, int mark);
 bool feat_is_complete(const carc_game *g, int root);
 void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS]);
-int feat_bordering_cities(carc_game *g, int field_root, int *out, int max);
+int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max);
+/* A list of ints that starts in its own array and grows on the heap. */
+typedef struct int_list {
+    int *v;
+    int n, cap;
+    bool oom;              /* a push found no memory */
+    int local[64];
+} int_list;
+void int_list_init(int_list *l);
+void int_list_push(int_list *l, int x);
+void int_list_free(int_list *l);
+void feat_bordering_cities(carc_game *g, int field_root, int_list *cities);
+
+/* segments.c */
+const char *kind_name(const struct carc_rules *r, int kind);
+int seg_at_port(const carc_game *g, int tile, int port);
+int seg_canonical_port(const carc_game *g, int tile, int seg); /* -1 inner */
+int seg_name(const carc_game *g, int tile, int seg, char *buf, size_t n);
+int seg_by_name(const carc_game *g, int tile, const char *kindport);
+int seg_mark_count(const carc_game *g, int tile, int seg, int mark);
 
 /* figures.c */
-int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg);
-int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space);
+int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int space);
+int fig_place(carc_game *g, int kind, int seat, int where, int tile, int seg, int space, bool from_supply);
+int fig_place_segment(carc_game *g, int kind, int seat, int tile, int seg);
+void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
-int fig_on_feature(const carc_game *g, int root, int *out, int max);
+int fig_remove_event(carc_game *g, int f, int how, int feature);
+int fig_feature(carc_game *g, int f);
+void fig_on_feature(const carc_game *g, int root, int_list *figs);
+void fig_return_followers(carc_game *g, int root);
 
 /* scoring.c */
 void batch_begin(carc_game *g);
@@ -396,21 +452,17 @@ void award_now(carc_game *g, int player, int points, int reason, int feature, in
 void score_final_features(carc_game *g);
 void score_farms(carc_game *g);
 
-/* engine.c */
-plugin_slot *owner_slot(const carc_game *g, int owner);
-int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
-int kernel_apply(carc_game *g, const carc_option *opt, int player);
-void return_followers(carc_game *g, int root);
-int dispatch(carc_game *g, int ev, struct carc_event *e);
-void game_fail(carc_game *g, const char *fmt, ...);
-int ask(carc_game *g, int player, int owner, const char *label,
-        const carc_option *opts, int n);
+/* decision.c */
 carc_option *opt_push(carc_game *g);
-
-/* text.c */
-const char *kind_name(const struct carc_rules *r, int kind);
-int seg_canonical_port(const carc_game *g, int tile, int seg); /* -1 inner */
-int seg_by_name(const carc_game *g, int tile, const char *kindport);
+int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
+int decision_ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n);
+void decision_build_begin(carc_game *g);
+int decision_offer(carc_game *g, const carc_option *opt, int owner);
+int decision_offered(const carc_game *g);
+const carc_option *decision_offered_at(const carc_game *g, int i);
+void decision_veto(carc_game *g, int i);
+void decision_drop_vetoed(carc_game *g);
+void decision_build_end(carc_game *g);
 int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n);
 
 #endif

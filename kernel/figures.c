@@ -1,58 +1,149 @@
 /* figures.c - everything that stands somewhere: followers on segments,
- * neutral figures on tiles, robbers on the score track. Slots are stable
- * (a removed figure leaves a free slot) so plugins may keep figure ids. */
+ * neutral figures on tiles, robbers on the score track, and every move of
+ * one: standing, moving, removing (with its event), followers going home
+ * after scoring. Slots are stable (a removed figure leaves a free slot) so
+ * plugins may keep figure ids. */
+#include <assert.h>
+#include <stdlib.h>
+
 #include "core.h"
 
-int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space)
+/* Stands a figure in the first free slot, growing the table when it is
+ * full. -1 when the game holds MAX_FIGURES already or memory is out. */
+int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int space)
 {
     int f = 0;
-    while (f < g->nfigs && g->figs[f].where != WHERE_NONE) f++;
+    while (f < g->nfigs && g->figs[f].where != CARC_AT_NONE) f++;
     if (f == g->nfigs) {
-        if (g->nfigs == g->cap_figs) return -1;
+        if (g->nfigs == MAX_FIGURES) return -1;
+        if (g->nfigs == g->cap_figs) {
+            int cap = g->cap_figs * 2 > MAX_FIGURES ? MAX_FIGURES : g->cap_figs * 2;
+            figure *figs = realloc(g->figs, (size_t)cap * sizeof *figs);
+            if (!figs) return -1;
+            g->figs = figs;
+            g->cap_figs = cap;
+        }
         g->nfigs++;
     }
     figure *fg = &g->figs[f];
     fg->where = (uint8_t)where;
     fg->kind = (uint8_t)kind;
-    fg->owner = (int8_t)owner;
+    fg->seat = (int8_t)seat;
     fg->tile = tile;
     fg->seg = seg;
     fg->space = space;
-    if (where == WHERE_SEGMENT && g->rules->figkinds[kind].follower) {
+    if (where == CARC_AT_SEGMENT && g->rules->figkinds[kind].follower) {
         int root = feat_find(g, g->tiles[tile].node0 + seg);
         g->nodes[root].occupants++;
     }
     return f;
 }
 
-/* Takes a figure from its owner's supply and stands it on a segment. */
-int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg)
+/* Stands a figure (api figure_place): from its owner's supply when
+ * from_supply. Its id, or -1 when the supply has none, -2 when the table is
+ * full. */
+int fig_place(carc_game *g, int kind, int seat, int where, int tile, int seg, int space, bool from_supply)
 {
-    if (g->supply[owner][kind] == 0) return -1;
-    int f = fig_add(g, kind, owner, WHERE_SEGMENT, tile, seg, 0);
-    if (f >= 0) g->supply[owner][kind]--;
+    if (from_supply) {
+        if (seat < 0 || g->supply[seat][kind] == 0) return -1;
+        g->supply[seat][kind]--;
+    }
+    int f = fig_add(g, kind, seat, where, where == CARC_AT_TILE || where == CARC_AT_SEGMENT ? tile : -1,
+                    where == CARC_AT_SEGMENT ? seg : -1, where == CARC_AT_TRACK ? space : 0);
+    if (f < 0) {
+        if (from_supply) g->supply[seat][kind]++;
+        return -2;
+    }
+    return f;
+}
+
+/* Moves a standing figure to another place; a follower leaves its feature's
+ * occupants and joins the new one's. */
+void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
+{
+    figure *fg = &g->figs[f];
+    bool follower = g->rules->figkinds[fg->kind].follower;
+    if (follower && fg->where == CARC_AT_SEGMENT) {
+        int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
+        assert(g->nodes[root].occupants > 0);
+        g->nodes[root].occupants--;
+    }
+    fg->where = (uint8_t)where;
+    fg->tile = where == CARC_AT_TRACK ? -1 : tile;
+    fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
+    fg->space = where == CARC_AT_TRACK ? space : 0;
+    if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
+}
+
+/* Takes a figure from its owner's supply and stands it on a segment. */
+int fig_place_segment(carc_game *g, int kind, int seat, int tile, int seg)
+{
+    if (g->supply[seat][kind] == 0) return -1;
+    int f = fig_add(g, kind, seat, CARC_AT_SEGMENT, tile, seg, 0);
+    if (f >= 0) g->supply[seat][kind]--;
     return f;
 }
 
 void fig_remove(carc_game *g, int f, bool to_supply)
 {
     figure *fg = &g->figs[f];
-    if (fg->where == WHERE_SEGMENT && g->rules->figkinds[fg->kind].follower) {
+    assert(f >= 0 && f < g->nfigs && fg->where != CARC_AT_NONE);
+    if (fg->where == CARC_AT_SEGMENT && g->rules->figkinds[fg->kind].follower) {
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
+        assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
     }
-    if (to_supply && fg->owner >= 0) g->supply[fg->owner][fg->kind]++;
-    fg->where = WHERE_NONE;
-    while (g->nfigs > 0 && g->figs[g->nfigs - 1].where == WHERE_NONE) g->nfigs--;
+    if (to_supply && fg->seat >= 0) g->supply[fg->seat][fg->kind]++;
+    fg->where = CARC_AT_NONE;
+    while (g->nfigs > 0 && g->figs[g->nfigs - 1].where == CARC_AT_NONE) g->nfigs--;
 }
 
-int fig_on_feature(const carc_game *g, int root, int *out, int max)
+/* The figures standing on a feature, appended to `figs` in slot order. */
+void fig_on_feature(const carc_game *g, int root, int_list *figs)
 {
-    int n = 0;
-    for (int f = 0; f < g->nfigs && n < max; f++) {
+    for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where == WHERE_SEGMENT && feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root)
-            out[n++] = f;
+        if (fg->where == CARC_AT_SEGMENT && feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root)
+            int_list_push(figs, f);
     }
-    return n;
+}
+
+/* Removes a figure (to the supply unless how is CARC_GONE_BOX) and raises
+ * CARC_EV_FIGURE_REMOVED. */
+int fig_remove_event(carc_game *g, int f, int how, int feature)
+{
+    figure fg = g->figs[f];
+    fig_remove(g, f, how != CARC_GONE_BOX);
+    carc_event e = {0};
+    e.figure = f;
+    e.player = fg.seat;
+    e.tile = fg.tile;
+    e.feature = feature;
+    e.flags = how;
+    e.value = fg.kind;
+    return dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
+}
+
+/* The feature a figure stands on, or -1 when it stands on no segment. */
+int fig_feature(carc_game *g, int f)
+{
+    const figure *fg = &g->figs[f];
+    return fg->where == CARC_AT_SEGMENT ? feat_find(g, g->tiles[fg->tile].node0 + fg->seg) : -1;
+}
+
+/* Returns the followers of a scored feature (BASE-19); a figure kind marked
+ * boxed-when-scored (the Prophet, ARK-15) leaves the game instead. */
+void fig_return_followers(carc_game *g, int root)
+{
+    int_list figs;
+    int_list_init(&figs);
+    fig_on_feature(g, root, &figs);
+    if (figs.oom) game_fail(g, "out of memory");
+    for (int i = 0; i < figs.n && !g->failed; i++) {
+        const figure *fg = &g->figs[figs.v[i]];
+        if (!g->rules->figkinds[fg->kind].follower) continue;
+        fig_remove_event(g, figs.v[i], g->rules->figkinds[fg->kind].boxed_when_scored ? CARC_GONE_BOX : CARC_GONE_SCORED,
+                         root);
+    }
+    int_list_free(&figs);
 }

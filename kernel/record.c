@@ -1,5 +1,6 @@
 /* record.c - read, replay and write game records. */
 #include "record.h"
+#include "regular_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -171,24 +172,10 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
 int carc_record_load(const char *path, carc_record *rec, char *err, size_t errn)
 {
     memset(rec, 0, sizeof *rec);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errn, "%s: cannot open (%s)", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errn, "%s: not a regular file", path);
-        return -1;
-    }
-    if (st.st_size > CARC_RECORD_MAX_BYTES) {
-        fclose(f);
-        snprintf(err, errn, "%s: record too large (%lld bytes; at most %d)", path, (long long)st.st_size,
-                 CARC_RECORD_MAX_BYTES);
-        return -1;
-    }
-    size_t len = (size_t)st.st_size;
+    long long size;
+    FILE *f = regular_file_open(path, "record", CARC_RECORD_MAX_BYTES, &size, err, errn); /* a FIFO is refused, not waited on */
+    if (!f) return -1;
+    size_t len = (size_t)size;
     char *text = malloc(len + 1);
     if (!text) {
         fclose(f);
@@ -260,7 +247,7 @@ static void list_options(const carc_game *g, char *out, size_t n)
     size_t used = 0;
     int count = carc_option_count(g);
     for (int i = 0; i < count && used + 2 < n; i++) {
-        char t[256];
+        char t[1024];
         carc_option_text(g, i, t, sizeof t);
         int w = snprintf(out + used, n - used, "\n  %s", t);
         if (w < 0 || (size_t)w >= n - used) {
@@ -269,6 +256,59 @@ static void list_options(const carc_game *g, char *out, size_t n)
         }
         used += (size_t)w;
     }
+}
+
+int carc_record_advance(carc_game *g, const carc_record *rec, int *next)
+{
+    if (*next < rec->nlines && strcmp(rec->lines[*next].text, "end") == 0) {
+        carc_end_now(g);
+        (*next)++;
+    }
+    return carc_advance(g);
+}
+
+int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next, char *err, size_t errn)
+{
+    const carc_record_line *l = *next < rec->nlines ? &rec->lines[*next] : NULL;
+    if (status == CARC_FAILED)
+        return fail_at(err, errn, rec->path, l ? l->line : 0, "the game stopped: %s", carc_game_error(g));
+    if (status == CARC_FINISHED) {
+        if (l) return fail_at(err, errn, rec->path, l->line, "'%s' after the end of the game", l->text);
+        return CARC_RECORD_STOPPED;
+    }
+    if (status == CARC_NEED_DRAW) {
+        if (!l) return CARC_RECORD_STOPPED; /* a game in progress, waiting for its next tile */
+        if (strncmp(l->text, "draw ", 5) != 0) {
+            /* The record leaves this draw to the seeded pile. */
+            if (carc_draw(g, -1) < 0)
+                return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
+            return CARC_RECORD_PLAYED;
+        }
+        const carc_rules *rules = carc_game_rules(g);
+        const char *name = l->text + 5;
+        while (*name == ' ') name++;
+        int type = carc_tile_type_find(rules, name);
+        if (type < 0)
+            return fail_at(err, errn, rec->path, l->line, "'%s': no tile %s in variant %s", l->text, name,
+                           carc_rules_name(rules));
+        if (carc_draw(g, type) < 0)
+            return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
+        (*next)++;
+        return CARC_RECORD_PLAYED;
+    }
+    /* CARC_NEED_CHOICE */
+    if (!l) return CARC_RECORD_STOPPED; /* a game in progress */
+    int k = carc_option_match(g, l->text);
+    if (k < 0) {
+        char opts[4096];
+        list_options(g, opts, sizeof opts);
+        return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
+                       l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
+    }
+    if (carc_choose(g, k) < 0)
+        return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
+    (*next)++;
+    return CARC_RECORD_PLAYED;
 }
 
 int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out,
@@ -284,52 +324,10 @@ int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out
         return -1;
     }
     *out = g;
-    int i = 0;
-    for (;;) {
-        if (i < rec->nlines && strcmp(rec->lines[i].text, "end") == 0) {
-            carc_end_now(g);
-            i++;
-        }
-        int st = carc_advance(g);
-        const carc_record_line *l = i < rec->nlines ? &rec->lines[i] : NULL;
-        if (st == CARC_FAILED) {
-            return fail_at(err, errn, rec->path, l ? l->line : 0, "the game stopped: %s", carc_game_error(g));
-        }
-        if (st == CARC_FINISHED) {
-            if (l) return fail_at(err, errn, rec->path, l->line, "'%s' after the end of the game", l->text);
-            return 0;
-        }
-        if (st == CARC_NEED_DRAW) {
-            if (l && strncmp(l->text, "draw ", 5) == 0) {
-                const char *name = l->text + 5;
-                while (*name == ' ') name++;
-                int type = carc_tile_type_find(rules, name);
-                if (type < 0)
-                    return fail_at(err, errn, rec->path, l->line, "'%s': no tile %s in variant %s", l->text, name,
-                                   carc_rules_name(rules));
-                if (carc_draw(g, type) < 0)
-                    return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
-                i++;
-            } else if (!l) {
-                return 0; /* a game in progress, waiting for its next tile */
-            } else {
-                carc_draw(g, -1);
-            }
-            continue;
-        }
-        /* CARC_NEED_CHOICE */
-        if (!l) return 0; /* a game in progress */
-        int k = carc_option_match(g, l->text);
-        if (k < 0) {
-            char opts[4096];
-            list_options(g, opts, sizeof opts);
-            return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
-                           l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
-        }
-        if (carc_choose(g, k) < 0)
-            return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
-        i++;
-    }
+    int next = 0, rc;
+    do rc = carc_record_step(g, carc_record_advance(g, rec, &next), rec, &next, err, errn);
+    while (rc == CARC_RECORD_PLAYED);
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
@@ -379,15 +377,40 @@ int carc_writer_line(carc_record_writer *w, const char *line)
     return wappend(w, line) || wappend(w, "\n") ? -1 : 0;
 }
 
+/* The directory part of path ("." when there is none), malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn)
 {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        snprintf(err, errn, "%s: cannot write (%s)", tmp, strerror(errno));
+    /* The temporary file beside FILE gets a name nobody can guess, made by
+     * mkstemp: created new (O_EXCL), so a link or file planted there is
+     * refused, never followed or overwritten. Its name is as long as it
+     * needs (no truncation onto a neighbour's name). */
+    size_t tn = strlen(path) + sizeof ".tmpXXXXXX";
+    char *tmp = malloc(tn);
+    if (!tmp) {
+        snprintf(err, errn, "%s: out of memory", path);
         return -1;
     }
+    snprintf(tmp, tn, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errn, "%s: cannot write (%s)", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fchmod(fd, 0644); /* mkstemp makes it 0600; a record is as readable as any file carc writes */
     size_t off = 0;
     while (off < w->len) {
         ssize_t n = write(fd, w->buf + off, w->len - off);
@@ -396,6 +419,7 @@ int carc_writer_save(const carc_record_writer *w, const char *path, char *err, s
             snprintf(err, errn, "%s: write failed (%s)", tmp, strerror(errno));
             close(fd);
             unlink(tmp);
+            free(tmp);
             return -1;
         }
         off += (size_t)n;
@@ -403,25 +427,25 @@ int carc_writer_save(const carc_record_writer *w, const char *path, char *err, s
     if (fsync(fd) != 0 || close(fd) != 0) {
         snprintf(err, errn, "%s: cannot flush (%s)", tmp, strerror(errno));
         unlink(tmp);
+        free(tmp);
         return -1;
     }
     if (rename(tmp, path) != 0) {
         snprintf(err, errn, "%s: cannot replace (%s)", path, strerror(errno));
         unlink(tmp);
+        free(tmp);
         return -1;
     }
+    free(tmp);
     /* The rename is durable once the directory is on disk too (a crash of
      * the machine, not only of carc, keeps the new record). */
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *(slash == dir ? slash + 1 : slash) = 0;
-    else snprintf(dir, sizeof dir, ".");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    char *dir = dir_of(path);
+    int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
     if (dfd >= 0) {
         fsync(dfd); /* best effort: some file systems refuse it */
         close(dfd);
     }
+    free(dir);
     return 0;
 }
 

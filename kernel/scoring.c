@@ -149,8 +149,13 @@ void award_now(carc_game *g, int player, int points, int reason, int feature, in
 
 static int completed_cities_bordering(carc_game *g, int field_root)
 {
-    int cities[256], n = feat_bordering_cities(g, field_root, cities, 256), done = 0;
-    for (int i = 0; i < n; i++) done += feat_is_complete(g, cities[i]);
+    int_list cities;
+    int_list_init(&cities);
+    feat_bordering_cities(g, field_root, &cities);
+    if (cities.oom) game_fail(g, "out of memory");
+    int done = 0;
+    for (int i = 0; i < cities.n; i++) done += feat_is_complete(g, cities.v[i]);
+    int_list_free(&cities);
     return done;
 }
 
@@ -271,18 +276,23 @@ void score_farms(carc_game *g)
         for (int i = 0; i < g->nnodes; i++) {
             node *n = &g->nodes[i];
             if (n->parent != i || n->kind != CARC_KIND_FIELD || !n->occupants) continue;
-            int counts[CARC_MAX_PLAYERS], best = 0, cities[256];
+            int counts[CARC_MAX_PLAYERS], best = 0;
             feat_followers(g, i, counts);
             for (int p = 0; p < g->nplayers; p++)
                 if (counts[p] > best) best = counts[p];
-            int nc = feat_bordering_cities(g, i, cities, 256);
-            for (int c = 0; c < nc; c++) {
-                if (!feat_is_complete(g, cities[c])) continue;
+            int_list cities;
+            int_list_init(&cities);
+            feat_bordering_cities(g, i, &cities);
+            if (cities.oom) game_fail(g, "out of memory");
+            for (int c = 0; c < cities.n; c++) {
+                int city = cities.v[c];
+                if (!feat_is_complete(g, city)) continue;
                 for (int p = 0; p < g->nplayers; p++) {
-                    if (mode == FARM_CITY_MAJORITY) tally[cities[c] * CARC_MAX_PLAYERS + p] += counts[p];
-                    else if (counts[p] == best && best > 0) tally[cities[c] * CARC_MAX_PLAYERS + p] = 1;
+                    if (mode == FARM_CITY_MAJORITY) tally[city * CARC_MAX_PLAYERS + p] += counts[p];
+                    else if (counts[p] == best && best > 0) tally[city * CARC_MAX_PLAYERS + p] = 1;
                 }
             }
+            int_list_free(&cities);
         }
         for (int c = 0; c < g->nnodes; c++) {
             int *t = &tally[c * CARC_MAX_PLAYERS], best = 0;

@@ -25,9 +25,9 @@ static inline void same_final_state(const carc_game *a, const carc_game *b)
             assert_int_equal(carc_supply(a, p, kind), carc_supply(b, p, kind));
         }
     }
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+    assert_int_equal(carc_awards(a), carc_awards(b));
+    for (int i = 0; i < carc_awards(a); i++)
+        assert_memory_equal(carc_award_at(a, i), carc_award_at(b, i), sizeof(carc_award));
     assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
     for (int i = 0; i < carc_tiles_placed(a); i++) {
         int ax, ay, ar, at, bx, by, br, bt;

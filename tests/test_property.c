@@ -90,6 +90,8 @@ static void test_clone_continues_identically(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_invariants),
         cmocka_unit_test(test_same_seed_same_game),
