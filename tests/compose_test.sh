@@ -20,39 +20,8 @@ FAILED=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/carc-compose.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM
-if command -v timeout >/dev/null 2>&1; then LIMIT="timeout 300"; else LIMIT=; fi
-
-pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
-fail() { FAILED=$((FAILED + 1)); echo "FAIL $1: $2"; }
-
-run() {
-    $LIMIT "$@" </dev/null >"$T/out" 2>"$T/err"
-    RC=$?
-}
-
-# check DESC WANT PHRASE CMD...: exit status WANT ("nz": any but 0) and
-# PHRASE in stdout or stderr.
-check() {
-    desc=$1 want=$2 phrase=$3
-    shift 3
-    run "$@"
-    if [ "$want" = nz ]; then
-        if [ "$RC" -eq 0 ]; then fail "$desc" "exit 0, expected non-zero"; return 1; fi
-    elif [ "$RC" -ne "$want" ]; then
-        fail "$desc" "exit $RC, expected $want; stderr: $(head -c 400 "$T/err")"
-        return 1
-    fi
-    if [ -n "$phrase" ] && ! cat "$T/out" "$T/err" | grep -F -q -e "$phrase"; then
-        fail "$desc" "no '$phrase' in: $(cat "$T/out" "$T/err" | head -c 400)"
-        return 1
-    fi
-    pass "$desc"
-}
-
-# lacks DESC PHRASE: the last command's output does not hold PHRASE.
-lacks() {
-    if cat "$T/out" "$T/err" | grep -F -q -e "$2"; then fail "$1" "'$2' is there"; else pass "$1"; fi
-}
+# pass, fail, run, check, lacks.
+. "$(dirname "$0")/checks.sh"
 
 # ---- 1. the composition model ----------------------------------------------------------
 cat >"$T/robbers-fairy.ini" <<EOF
