@@ -15,8 +15,9 @@ typedef struct expect {
     char score_name[CARC_MAX_PLAYERS][32];
     int score[CARC_MAX_PLAYERS];
     int nsupply;
-    char supply_name[CARC_MAX_PLAYERS][32];
-    int supply[CARC_MAX_PLAYERS];
+    char supply_name[CARC_MAX_PLAYERS * 4][32];
+    char supply_kind[CARC_MAX_PLAYERS * 4][32];
+    int supply[CARC_MAX_PLAYERS * 4];
     int nevents;
     char ev_name[MAX_EXPECT_EVENTS][32];
     char ev_reason[MAX_EXPECT_EVENTS][32];
@@ -65,9 +66,10 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
             if (e->nscores == CARC_MAX_PLAYERS) goto too_many;
             snprintf(e->score_name[e->nscores], 32, "%s", a);
             e->score[e->nscores++] = v;
-        } else if (n == 3 && strcmp(key, "expect-supply") == 0 && whole(b, &v)) {
-            if (e->nsupply == CARC_MAX_PLAYERS) goto too_many;
+        } else if ((n == 3 || n == 4) && strcmp(key, "expect-supply") == 0 && whole(b, &v)) {
+            if (e->nsupply == CARC_MAX_PLAYERS * 4) goto too_many;
             snprintf(e->supply_name[e->nsupply], 32, "%s", a);
+            snprintf(e->supply_kind[e->nsupply], 32, "%s", n == 4 ? c : "follower");
             e->supply[e->nsupply++] = v;
         } else if (n == 4 && strcmp(key, "expect-event") == 0 && whole(c, &w)) {
             if (e->nevents == MAX_EXPECT_EVENTS) goto too_many;
@@ -80,7 +82,7 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
             e->error_line = v;
         } else {
             snprintf(msg, msgn,
-                     "%s:%d: '#!%s' is not a directive (expected rule IDS, expect NAME SCORE, expect-supply NAME N, "
+                     "%s:%d: '#!%s' is not a directive (expected rule IDS, expect NAME SCORE, expect-supply NAME N [KIND], "
                      "expect-event NAME REASON POINTS, expect-finished yes|no or expect-error LINE)",
                      path, lineno, s);
             rc = -1;
@@ -125,10 +127,11 @@ static int check_game(const char *path, const expect *e, const carc_rules *rules
     for (int i = 0; i < e->nsupply; i++) {
         int p = seat_of(g, e->supply_name[i]);
         if (p < 0) return snprintf(msg, msgn, "%s: no player %s", path, e->supply_name[i]), -1;
-        int s = carc_supply(g, p, "follower");
+        int s = carc_supply(g, p, e->supply_kind[i]);
+        if (s < 0) return snprintf(msg, msgn, "%s: no figure kind %s", path, e->supply_kind[i]), -1;
         if (s != e->supply[i])
-            return snprintf(msg, msgn, "%s: %s has %d in supply, expected %d", path, e->supply_name[i], s,
-                            e->supply[i]),
+            return snprintf(msg, msgn, "%s: %s has %d %s in supply, expected %d", path, e->supply_name[i], s,
+                            e->supply_kind[i], e->supply[i]),
                    -1;
     }
     if (e->finished >= 0 && carc_is_finished(g) != e->finished)

@@ -3,7 +3,8 @@
  *
  *   #! rule BASE-16              the rule(s) the scenario tests (required)
  *   #! expect NAME SCORE         the player's final score
- *   #! expect-supply NAME N      followers in the player's supply at the end
+ *   #! expect-supply NAME N [KIND]  figures of KIND (default follower) in the
+ *                                player's supply at the end
  *   #! expect-event NAME REASON POINTS   the next scoring event, in order
  *   #! expect-finished yes|no    whether the game is over (default: either)
  *   #! expect-error LINE         replay must stop at this line of the file
