@@ -461,6 +461,13 @@ check "carc test DIR takes every record below it" 1 "2 passed, 1 failed" "$CARC"
 check "carc test of a missing file is an error" 2 "no such file" "$CARC" test "$T/nosuch.rec"
 check "carc test without a file: usage" 2 "usage" "$CARC" test
 
+check "replaying two options with one text names the plugin that offered them" nz \
+    "api2-probe offered two options with one text" "$CARC" replay tests/scenarios/probe-duplicate-text.rec
+check "sim stops a recorded game where two options read the same, naming the plugin" nz \
+    "api2-probe offered two options with one text" \
+    "$CARC" sim --variant tests/variants/test-probe.ini --option api2-probe.mode=dup --games 1 --seed 1 \
+    --records "$T/dup-records"
+
 # ---- carc new: starter plugin and script, as generated -------------------------
 
 mkdir -p "$T/new"
