@@ -188,20 +188,25 @@ static int tokens(char *s, char **tok, int max)
     return n;
 }
 
+/* A record line is at most 1000 characters (records.md), so at most 500
+ * words; option texts are cut to 900 (option_format). */
+#define LINE_MAX_CHARS 1000
+#define LINE_MAX_WORDS (LINE_MAX_CHARS / 2 + 1)
+
 int carc_option_match(const carc_game *g, const char *line)
 {
-    char lbuf[512];
+    char lbuf[LINE_MAX_CHARS + 1];
     if (strlen(line) >= sizeof lbuf) return -1;
     snprintf(lbuf, sizeof lbuf, "%s", line);
-    char *lt[32];
-    int nl = tokens(lbuf, lt, 32);
+    char *lt[LINE_MAX_WORDS];
+    int nl = tokens(lbuf, lt, LINE_MAX_WORDS);
     if (nl <= 0) return -1;
     int n = carc_option_count(g);
     for (int i = 0; i < n; i++) {
-        char obuf[512];
+        char obuf[LINE_MAX_CHARS + 1];
         carc_option_text(g, i, obuf, sizeof obuf);
-        char *ot[32];
-        int no = tokens(obuf, ot, 32);
+        char *ot[LINE_MAX_WORDS];
+        int no = tokens(obuf, ot, LINE_MAX_WORDS);
         if (no != nl) continue;
         const carc_option *o = carc_option_at(g, i);
         bool ok = true;

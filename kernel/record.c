@@ -256,7 +256,7 @@ static void list_options(const carc_game *g, char *out, size_t n)
     size_t used = 0;
     int count = carc_option_count(g);
     for (int i = 0; i < count && used + 2 < n; i++) {
-        char t[256];
+        char t[1024];
         carc_option_text(g, i, t, sizeof t);
         int w = snprintf(out + used, n - used, "\n  %s", t);
         if (w < 0 || (size_t)w >= n - used) {

@@ -308,8 +308,13 @@ void award_now(carc_game *g, int player, int points, int reason, int feature, in
 
 static int completed_cities_bordering(carc_game *g, int field_root)
 {
-    int cities[256], n = feat_bordering_cities(g, field_root, cities, 256), done = 0;
-    for (int i = 0; i < n; i++) done += feat_is_complete(g, cities[i]);
+    int_list cities;
+    int_list_init(&cities);
+    feat_bordering_cities(g, field_root, &cities);
+    if (cities.oom) game_fail(g, "out of memory");
+    int done = 0;
+    for (int i = 0; i < cities.n; i++) done += feat_is_complete(g, cities.v[i]);
+    int_list_free(&cities);
     return done;
 }
 
@@ -455,7 +460,7 @@ static void score_farms_per_city(carc_game *g, int mode)
     for (int i = 0; i < g->nnodes && !g->failed; i++) {
         node *n = &g->nodes[i];
         if (n->parent != i || n->kind != CARC_KIND_FIELD || !n->occupants) continue;
-        int strength[CARC_MAX_PLAYERS], cities[256];
+        int strength[CARC_MAX_PLAYERS];
         feat_strengths(g, i, strength);
         int best = majority_event(g, i, strength, true);
         n->flags |= NODE_SCORED;
@@ -469,11 +474,14 @@ static void score_farms_per_city(carc_game *g, int mode)
         }
         farms[nfarms] = i;
         values[nfarms++] = value;
-        int nc = feat_bordering_cities(g, i, cities, 256);
-        for (int c = 0; c < nc; c++) {
-            if (!feat_is_complete(g, cities[c])) continue;
+        int_list cities;
+        int_list_init(&cities);
+        feat_bordering_cities(g, i, &cities);
+        if (cities.oom) game_fail(g, "out of memory");
+        for (int c = 0; c < cities.n; c++) {
+            if (!feat_is_complete(g, cities.v[c])) continue;
             for (int p = 0; p < g->nplayers; p++) {
-                int at = cities[c] * CARC_MAX_PLAYERS + p;
+                int at = cities.v[c] * CARC_MAX_PLAYERS + p;
                 bool counts = mode == FARM_CITY_MAJORITY ? strength[p] > 0 : strength[p] == best && best > 0;
                 if (!counts) continue;
                 if (mode == FARM_CITY_MAJORITY) tally[at] += strength[p];
@@ -481,6 +489,7 @@ static void score_farms_per_city(carc_game *g, int mode)
                 if (value > worth[at]) worth[at] = value;
             }
         }
+        int_list_free(&cities);
     }
     for (int c = 0; c < g->nnodes && !g->failed; c++) {
         int *t = &tally[c * CARC_MAX_PLAYERS], best = 0;

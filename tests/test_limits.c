@@ -2,7 +2,8 @@
  * test_limits.c - hostile input (docs/security.md): every input limit stops
  * an oversized tile set, variant or record with a clear message, in bounded
  * time; C plugins load by name, or by path only when the user allows it; a
- * script cannot break the saved game with the text of its options.
+ * script cannot break the saved game with the text of its options; nothing
+ * the kernel holds is cut at a fixed size without a word.
  *
  * Run from the project root: CARC_DATA=. CARC_PLUGIN_PATH=build/tests/plugins
  * ./build/tests/test_limits (make test does).
@@ -439,6 +440,184 @@ static void ambiguous_option_texts(void **state)
     carc_rules_free(r);
 }
 
+/* ---- no silent truncation: what used to be cut at a fixed size ---------------------- */
+
+/* 25 all-field tiles, each with a cloister and 12 inner features of kinds a
+ * script defines, all completing when their ring of 8 tiles is full. */
+static const char RING_TILES[] =
+    "[set]\nname = rings\ntitle = Test: many ring features per tile\n"
+    "[tile T]\ncount = 25\nedges = FFFF\nmarks = start\nsegment = field N E S W\nsegment = cloister inner\n"
+    "segment = r1 inner\nsegment = r2 inner\nsegment = r3 inner\nsegment = r4 inner\nsegment = r5 inner\n"
+    "segment = r6 inner\nsegment = r7 inner\nsegment = r8 inner\nsegment = r9 inner\nsegment = r10 inner\n"
+    "segment = r11 inner\nsegment = r12 inner\n";
+
+static carc_rules *ring_rules(void)
+{
+    write_file("rings-tiles.ini", RING_TILES);
+    write_file("rings.lua", "for i = 1, 12 do carc.define_kind('r' .. i, 'ring') end\n");
+    const char *v = write_file("rings.ini", "[variant]\nname = rings\n[tiles]\nsets = rings-tiles.ini\n"
+                                            "[plugins]\nscripts = rings.lua\n");
+    char err[4096];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    return r;
+}
+
+/* A 5x5 block around (2,0) (the start tile is its west middle), all but its
+ * centre; returns the game, the centre not yet placed. */
+static carc_game *ring_block(const carc_rules *r)
+{
+    char err[256];
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    for (int x = 0; x <= 4; x++)
+        for (int y = -2; y <= 2; y++)
+            if (!(x == 0 && y == 0) && !(x == 2 && y == 0)) {
+                g->turn.ncompleted = 0; /* as each turn starts */
+                assert_true(board_place(g, 0, x, y, 0) >= 0);
+            }
+    return g;
+}
+
+/* One placement completes 9 tiles' 13 ring features: 117, all noted for the
+ * score phase (the kernel kept 64). */
+static void many_features_completed_at_once(void **state)
+{
+    (void)state;
+    carc_rules *r = ring_rules();
+    carc_game *g = ring_block(r);
+    g->turn.ncompleted = 0;
+    assert_true(board_place(g, 0, 2, 0, 0) >= 0);
+    assert_int_equal(g->turn.ncompleted, 9 * 13);
+    for (int i = 0; i < g->turn.ncompleted; i++) {
+        assert_true(feat_is_complete(g, g->turn.completed[i]));
+        for (int j = 0; j < i; j++) assert_int_not_equal(g->turn.completed[i], g->turn.completed[j]);
+    }
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* 256 followers on one cloister: it counts as occupied (the count was 8
+ * bits), the figure table grows for them, and all of them go home when it
+ * scores (the kernel returned 64) to a supply that holds them all. */
+static void many_followers_on_one_feature(void **state)
+{
+    (void)state;
+    carc_rules *r = ring_rules();
+    carc_game *g = ring_block(r);
+    int centre = board_place(g, 0, 2, 0, 0);
+    assert_true(centre >= 0);
+    int cloister = feat_find(g, g->tiles[centre].node0 + 1);
+    for (int i = 0; i < 256; i++) assert_true(fig_add(g, CARC_FIG_FOLLOWER, 0, WHERE_SEGMENT, centre, 1, 0) >= 0);
+    assert_int_equal(g->nodes[cloister].occupants, 256);
+    int counts[CARC_MAX_PLAYERS];
+    feat_followers(g, cloister, counts);
+    assert_int_equal(counts[0], 256);
+    fig_return_followers(g, cloister);
+    assert_false(g->failed);
+    assert_int_equal(g->nodes[cloister].occupants, 0);
+    int standing = 0;
+    for (int f = 0; f < carc_figures(g); f++) standing += g->figs[f].where != WHERE_NONE;
+    assert_int_equal(standing, 0);
+    assert_int_equal(carc_supply(g, 0, "follower"), 7 + 256);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* One farm along 257 completed two-tile cities: worth 3 x 257 (the kernel
+ * counted 256 cities), in every farm-scoring mode that counts cities. */
+static void farm_bordering_many_cities(void **state)
+{
+    (void)state;
+    const char *tiles = write_file("cities-tiles.ini", "[set]\nname = cities\ntitle = Test: a farm along many cities\n"
+                                                       "[tile E]\ncount = 514\nedges = CFFF\nmarks = start\n"
+                                                       "segment = city N\nsegment = field E S W borders N\n");
+    (void)tiles;
+    const char *v = write_file("cities.ini", "[variant]\nname = cities\n[tiles]\nsets = cities-tiles.ini\n");
+    static const char *const modes[] = {"farm-scoring=per-farm", "farm-scoring=per-city-once"};
+    for (int m = 0; m < 2; m++) {
+        char err[4096];
+        carc_rules *r = carc_variant_load(v, &modes[m], 1, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        for (int i = 1; i < 2 * 257; i++) { /* the start tile is the first city's south half */
+            g->turn.ncompleted = 0; /* as each turn starts */
+            assert_true(board_place(g, 0, i % 257, i < 257 ? 0 : -1, i < 257 ? 0 : 2) >= 0);
+        }
+        assert_true(fig_place_segment(g, CARC_FIG_FOLLOWER, 0, 0, 1) >= 0);
+        int farm = feat_find(g, g->tiles[0].node0 + 1);
+        if (m == 0) assert_int_equal(feature_value(g, farm, false), 3 * 257);
+        score_farms(g);
+        assert_false(g->failed);
+        assert_int_equal(carc_score(g, 0), 3 * 257);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
+/* An option text of 120 words and over 600 characters is still found by its
+ * record line (the kernel read 511 characters and 32 words of it). */
+static void long_option_text_matches(void **state)
+{
+    (void)state;
+    write_file("long.lua", "carc.on('action-offer', function(ev) carc.offer({code = 1}) end)\n"
+                           "carc.format(function(opt) return string.rep('word ', 120) .. 'end' end)\n"
+                           "carc.apply(function(opt, player) end)\n");
+    const char *v = write_file("long.ini", "[variant]\nname = long\n[tiles]\nsets = base\n[plugins]\nscripts = long.lua\n");
+    char err[4096], buf[1024];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st, found = 0;
+    for (int d = 0; d < 10 && !found; d++) {
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+        assert_int_equal(st, CARC_NEED_CHOICE);
+        for (int i = 0; i < carc_option_count(g); i++) {
+            carc_option_text(g, i, buf, sizeof buf);
+            if (strncmp(buf, "word ", 5) != 0) continue;
+            assert_true(strlen(buf) > 600);
+            assert_int_equal(carc_option_match(g, buf), i);
+            assert_int_equal(carc_option_record_text(g, i, buf, sizeof buf), 0);
+            found = 1;
+        }
+        assert_int_equal(carc_choose(g, 0), 0);
+    }
+    assert_true(found);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* A player name or a decision label too long for the game is refused with a
+ * message, not cut. */
+static void long_names_refused(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    static const char *const names[] = {"A", "a-name-of-forty-characters-xxxxxxxxxxxxx"};
+    assert_null(carc_game_new(r, 2, names, 1, err, sizeof err));
+    assert_non_null(strstr(err, "longer than 31 characters"));
+    carc_rules_free(r);
+
+    write_file("label.lua", "carc.on('turn-start', function(ev)\n"
+                            "  carc.ask(0, 'a-label-of-forty-characters-xxxxxxxxxxxx', {{code = 1}})\n"
+                            "end)\ncarc.apply(function(opt, player) end)\n");
+    const char *v = write_file("label.ini", "[variant]\nname = label\n[tiles]\nsets = base\n[plugins]\nscripts = label.lua\n");
+    r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    assert_int_equal(st, CARC_FAILED);
+    assert_non_null(strstr(carc_game_error(g), "a label has at most 31 characters"));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +637,11 @@ int main(void)
         cmocka_unit_test(plugin_path_rule),
         cmocka_unit_test(option_text_is_one_record_line),
         cmocka_unit_test(ambiguous_option_texts),
+        cmocka_unit_test(many_features_completed_at_once),
+        cmocka_unit_test(many_followers_on_one_feature),
+        cmocka_unit_test(farm_bordering_many_cities),
+        cmocka_unit_test(long_option_text_matches),
+        cmocka_unit_test(long_names_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
