@@ -37,7 +37,6 @@
 #define MAX_PLUGINS 16
 #define MAX_HANDLERS 64
 #define NAME_LEN 32
-#define LANDING_MAX 64       /* awards of one batch that can wait for an order */
 /* Figures a game holds at most: a feature's occupant count (16 bits) and
  * the figure table stay within it. */
 #define MAX_FIGURES 65535
@@ -335,7 +334,7 @@ struct carc_game {
 
     /* A committed batch landing one award at a time; it waits while the
      * player whose awards come next chooses their order (ROB-15). */
-    carc_award landing[LANDING_MAX]; int nlanding, landing_pos;
+    carc_award *landing;    int nlanding, cap_landing, landing_pos;
     bool landing_paused;    /* an `order` decision is pending */
     bool landing_chosen;    /* the award at landing_pos was chosen: land it */
     bool batch_is_view;     /* award-order: the batch shows one player's awards left (read-only) */

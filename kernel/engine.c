@@ -167,6 +167,7 @@ carc_game *carc_game_clone(const carc_game *src)
     CLONE_ARRAY(g, src, opts, src->nopts, src->cap_opts);
     CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
     CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
+    CLONE_ARRAY(g, src, landing, src->nlanding, src->cap_landing);
     if (!ok) {
         carc_game_free(g);
         return NULL;
@@ -203,6 +204,7 @@ void carc_game_free(carc_game *g)
     free(g->opts);
     free(g->log);
     free(g->batch);
+    free(g->landing);
     free(g);
 }
 
