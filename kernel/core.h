@@ -174,9 +174,11 @@ enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS, BASE_OPT_ORDER };
 #define OPTION_VETOED 0xffff
 
 struct carc_rules {
-    char name[NAME_LEN];
-    char title[160];
+    char name[256];                  /* a variant's name, or a composition "base+robbers" */
+    char title[512];
     char path[512];
+    char *shown;                     /* the resolved composition (carc variant show); owned */
+    char modules[1024];              /* its modules in load order, separated by spaces */
     int min_players, max_players;
 
     kind_def kinds[MAX_KINDS];       int nkinds;
@@ -211,6 +213,11 @@ struct carc_rules {
     bool allow_no_start;             /* checking a set alone: any tile may start */
     bool start_assumed;
     int registering;                 /* plugin slot + 1 during its init */
+    /* Who defined each mark, tile mark and reason: 0 the kernel or a tile
+     * set, else plugin slot + 1. A second plugin defining one of them is a
+     * clash between modules: `conflict` says which (checked by the loader). */
+    int mark_owner[MAX_MARKS], tmark_owner[MAX_TILE_MARKS], reason_owner[MAX_REASONS];
+    char conflict[256];
 };
 
 /* ---- game state ------------------------------------------------------------ */

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "agents.h"
 #include "carc.h"
 #include "core.h"
 #include "inireader.h"
@@ -224,9 +225,9 @@ static void variant_too_many_options(void **state)
     (void)state;
     text t = {0};
     add(&t, "[variant]\nname = opts\n[tiles]\nsets = base\n[options]\n");
-    for (int i = 0; i < 65; i++) add(&t, "option-%d = 1\n", i);
+    for (int i = 0; i < 129; i++) add(&t, "option-%d = 1\n", i);
     const char *p = write_text("options.ini", &t);
-    variant_refused(p, "too many entries (at most 64)");
+    variant_refused(p, "too many entries (at most 128)");
 }
 
 static void variant_includes_too_deep(void **state)
@@ -618,6 +619,139 @@ static void long_names_refused(void **state)
     carc_rules_free(r);
 }
 
+/* ---- names that records carry, files that are not files, saves -------------------------- */
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* Finding 7: a '#' (or a space) in a tile id, set name, kind or mark
+ * passed the loader but starts a comment in a record. */
+static void names_that_break_records_refused(void **state)
+{
+    (void)state;
+    char body[512];
+    snprintf(body, sizeof body, "%s%s", "[set]\nname = a#b\ntitle = t\n", START_TILE);
+    tiles_refused(write_file("hash-set.ini", body), "bad set name 'a#b' (1 to 31 letters, digits, '-' and '_')");
+    snprintf(body, sizeof body, "%s[tile S#1]\ncount = 1\nedges = FFFF\nsegment = field N E S W\n", TILE_HEADER);
+    tiles_refused(write_file("hash-id.ini", body), "bad tile id 'S#1'");
+    snprintf(body, sizeof body, "[set]\nname = big\ntitle = t\nkinds = moat#x\n%s", START_TILE);
+    tiles_refused(write_file("hash-kind.ini", body), "bad kind name 'moat#x'");
+    snprintf(body, sizeof body, "[set]\nname = big\ntitle = t\nmarks = ok bad\x1b[2J\n%s", START_TILE);
+    tiles_refused(write_file("esc-mark.ini", body), "bad mark name");
+}
+
+/* Finding 11: a FIFO given as a record, variant or tile set is refused at
+ * once (opening it for reading would wait for a writer for ever). */
+static void fifos_refused(void **state)
+{
+    (void)state;
+    const char *fifo = tmp_path("fifo.ini");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    tiles_refused(fifo, "not a regular file");
+    variant_refused(fifo, "not a regular file");
+    record_refused(fifo, "not a regular file");
+    unlink(fifo);
+}
+
+static void save_one(const char *path)
+{
+    const char *names[] = {"Red", "Blue"}, *agents[] = {"random", "random"};
+    carc_record_writer w;
+    assert_int_equal(carc_writer_begin(&w, "base", 5, 2, names, agents, NULL, 0), 0);
+    char err[1200];
+    if (carc_writer_save(&w, path, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_writer_free(&w);
+}
+
+static void expect_file(const char *path, const char *want)
+{
+    char buf[64] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    if (strcmp(buf, want) != 0) fail_msg("%s was changed: '%s'", path, buf);
+}
+
+/* Finding 5: the save's temporary file was FILE.tmpPID, predictable and
+ * opened through links; a planted link made a save overwrite another file.
+ * Now its name is unguessable and it is created new, never followed. */
+static void save_refuses_planted_links(void **state)
+{
+    (void)state;
+    const char *victim = write_file("victim.txt", "precious");
+    const char *rec = tmp_path("game.rec");
+    char planted[700];
+    /* every name the old scheme could use in the next thousand processes */
+    for (int pid = (int)getpid(); pid < (int)getpid() + 1000; pid++) {
+        snprintf(planted, sizeof planted, "%s.tmp%d", rec, pid);
+        unlink(planted);
+        assert_int_equal(symlink(victim, planted), 0);
+    }
+    save_one(rec);
+    expect_file(victim, "precious");
+    struct stat st;
+    assert_int_equal(lstat(rec, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    for (int pid = (int)getpid(); pid < (int)getpid() + 1000; pid++) {
+        snprintf(planted, sizeof planted, "%s.tmp%d", rec, pid);
+        unlink(planted);
+    }
+}
+
+/* Finding 11: a save path of 1023 characters or more cut the temporary
+ * name short, onto a neighbouring file's name. */
+static void save_with_a_long_path(void **state)
+{
+    (void)state;
+    char dir[2048], path[2100], neighbour[2100];
+    snprintf(dir, sizeof dir, "%s", tmp_path(""));
+    size_t len = strlen(dir);
+    /* nested directories (a name is at most 255 bytes) up to a 1100-byte path */
+    while (len < 1000) {
+        strcat(dir, "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd/");
+        len = strlen(dir);
+        mkdir(dir, 0700);
+    }
+    snprintf(path, sizeof path, "%sgame-with-a-long-name.rec", dir);
+    assert_true(strlen(path) >= 1023);
+    /* what the old code wrote to: the temporary name cut at 1023 bytes */
+    snprintf(neighbour, 1024, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(neighbour, "w");
+    if (f) {
+        fputs("neighbour", f);
+        fclose(f);
+    }
+    save_one(path);
+    if (f) expect_file(neighbour, "neighbour");
+    carc_record rec;
+    char err[4096];
+    if (carc_record_load(path, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_record_free(&rec);
+    char cmd[2300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%sddd'*", tmp_path(""));
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Finding 8: a record names its bots; `play --resume` ran any budget it
+ * named (mcts:1000000000it searched for ever, growing without bound). */
+static void bot_budgets_capped(void **state)
+{
+    (void)state;
+    char err[512];
+    const char *refused[] = {"mcts:1000000000it", "mcts:100001it", "mcts:61s", "mcts:60001ms", "mcts:1e300s"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        agent *a = agent_create(refused[i], 1, 0, err, sizeof err);
+        if (a) fail_msg("%s was accepted", refused[i]);
+        if (!strstr(err, "at most 100000 iterations or 60 s a move")) fail_msg("%s", err);
+    }
+    agent *a = agent_create("mcts:100000it", 1, 0, err, sizeof err);
+    assert_non_null(a);
+    agent_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -642,6 +776,11 @@ int main(void)
         cmocka_unit_test(farm_bordering_many_cities),
         cmocka_unit_test(long_option_text_matches),
         cmocka_unit_test(long_names_refused),
+        cmocka_unit_test(names_that_break_records_refused),
+        cmocka_unit_test(fifos_refused),
+        cmocka_unit_test(save_refuses_planted_links),
+        cmocka_unit_test(save_with_a_long_path),
+        cmocka_unit_test(bot_budgets_capped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
