@@ -14,6 +14,8 @@ int cmd_variant(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_test(int argc, char **argv);
+int cmd_new(int argc, char **argv);
 
 /* The variants in a folder of variant files (NAME, or SUB/NAME one folder
  * down), sorted; the caller frees each name. The count (at most max). */

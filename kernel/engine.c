@@ -28,7 +28,8 @@ void game_fail(carc_game *g, const char *fmt, ...)
 static const char *const event_names[CARC_EV_COUNT] = {
     "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
     "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
-    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score"};
+    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
+    "feature-majority", "award-order"};
 
 const char *carc_event_name(int event)
 {
@@ -167,6 +168,7 @@ carc_game *carc_game_clone(const carc_game *src)
     CLONE_ARRAY(g, src, opts, src->nopts, src->cap_opts);
     CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
     CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
+    CLONE_ARRAY(g, src, landing, src->nlanding, src->cap_landing);
     if (!ok) {
         carc_game_free(g);
         return NULL;
@@ -203,6 +205,7 @@ void carc_game_free(carc_game *g)
     free(g->opts);
     free(g->log);
     free(g->batch);
+    free(g->landing);
     free(g);
 }
 
