@@ -1,0 +1,146 @@
+/* expansion_games.h - seeded random games of a fan expansion, alone and
+ * paired with every other shipped module, with checks after every move
+ * (include after cmocka.h and game_checks.h). Used by
+ * test_inns_cathedrals.c and test_traders_builders.c.
+ *
+ * A module is what a shipped variant adds to the base game: tile sets,
+ * C plugins, scripts. A pair is written as a variant file of its own (the
+ * base tiles, or the Ark's, first) and loaded like any other. */
+#ifndef CARC_TEST_EXPANSION_GAMES_H
+#define CARC_TEST_EXPANSION_GAMES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct module {
+    const char *name;
+    const char *start_set; /* the set that gives the start tile: "base", or "ark" */
+    const char *sets;      /* further tile sets */
+    const char *load;      /* C plugins */
+    const char *scripts;
+    int max_players;
+} module;
+
+/* The shipped modules, as their variants load them. */
+static const module SHIPPED_MODULES[] = {
+    {"ark", "ark", "", "covenant prophet", "ark", 5},
+    {"prophet", "base", "", "prophet", "", 6},
+    {"robbers", "base", "robbers", "", "robbers", 6},
+    {"princess-dragon", "base", "princess-dragon", "princess-dragon", "fairy", 6},
+    {"fairy", "base", "", "", "fairy", 6},
+    {"road-closer", "base", "", "road-closer", "", 6},
+    {"inns-cathedrals", "base", "inns-cathedrals", "inns-cathedrals", "", 6},
+    {"traders-builders", "base", "traders-builders", "", "traders-builders", 6},
+};
+#define N_SHIPPED_MODULES ((int)(sizeof SHIPPED_MODULES / sizeof SHIPPED_MODULES[0]))
+
+static inline const module *module_named(const char *name)
+{
+    for (int i = 0; i < N_SHIPPED_MODULES; i++)
+        if (strcmp(SHIPPED_MODULES[i].name, name) == 0) return &SHIPPED_MODULES[i];
+    fail_msg("no module %s", name);
+    return NULL;
+}
+
+/* Loads module a with module b (b's plugins and scripts first); *players
+ * gets the most players both take. */
+static inline carc_rules *load_pair(const module *a, const module *b, int *players)
+{
+    char path[] = "/tmp/carc-pair-XXXXXX.ini";
+    int fd = mkstemps(path, 4);
+    if (fd < 0) fail_msg("cannot create %s", path);
+    FILE *f = fdopen(fd, "w");
+    const char *start = strcmp(b->start_set, "base") != 0 ? b->start_set : a->start_set;
+    fprintf(f, "[variant]\nname = pair\ntitle = %s with %s\nplayers = 2-%d\n\n", b->name, a->name,
+            a->max_players < b->max_players ? a->max_players : b->max_players);
+    fprintf(f, "[tiles]\nsets = %s %s %s\n\n", start, b->sets, a->sets);
+    fprintf(f, "[plugins]\nload = %s %s\nscripts = %s %s\n", b->load, a->load, b->scripts, a->scripts);
+    fclose(f);
+    char err[8192];
+    carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
+    unlink(path);
+    if (!r) fail_msg("%s+%s: %s", b->name, a->name, err);
+    *players = carc_rules_max_players(r);
+    return r;
+}
+
+/* Called after every draw and decision answered, and once more (final =
+ * true) when the game is over. */
+typedef void (*move_check_fn)(const carc_game *g, void *user, bool final);
+
+static inline int figures_on_board(const carc_game *g, const char *kind_name, int seat)
+{
+    int n = 0;
+    const carc_rules *r = carc_game_rules(g);
+    for (int f = 0; f < carc_figures(g); f++) {
+        int kind, owner, where, tile, seg, space;
+        if (carc_figure(g, f, &kind, &owner, &where, &tile, &seg, &space) < 0 || where == 0) continue;
+        if (owner == seat && strcmp(carc_figure_kind_name(r, kind), kind_name) == 0) n++;
+    }
+    return n;
+}
+
+/* The kernel's invariants, every move: followers conserved (BASE-2,
+ * BASE-19), scores never decrease, the event log adds up to the scores, no
+ * award below 0, no feature scored in two steps (farm awards aside in the
+ * per-city farm modes, where they name the city, scored before). */
+typedef struct kernel_checks {
+    int prev[CARC_MAX_PLAYERS], logged[CARC_MAX_PLAYERS], nlog, followers;
+    bool farms_per_city;
+    scored_once scored;
+} kernel_checks;
+
+static inline void check_kernel(const carc_game *g, kernel_checks *k)
+{
+    for (; k->nlog < carc_events(g); k->nlog++) {
+        const carc_award *a = carc_event_at(g, k->nlog);
+        assert_true(a->points >= 0);
+        k->logged[a->player] += a->points;
+        if (!(k->farms_per_city && a->reason == CARC_REASON_FARM)) check_scored_once(&k->scored, a);
+    }
+    for (int p = 0; p < carc_players(g); p++) {
+        assert_int_equal(carc_supply(g, p, "follower") + figures_on_board(g, "follower", p), k->followers);
+        assert_true(carc_score(g, p) >= k->prev[p]);
+        assert_int_equal(carc_score(g, p), k->logged[p]);
+        k->prev[p] = carc_score(g, p);
+    }
+}
+
+/* One seeded game between random bots with the checks after every move;
+ * then its record replays to the same final state. */
+static inline void play_checked_game(const carc_rules *r, int players, uint64_t seed, const char *const *overrides,
+                                     int nover, move_check_fn check, void *user)
+{
+    char err[8192];
+    const char *names[] = {"A", "B", "C", "D", "E", "F"}, *agents[] = {"random", "random", "random", "random", "random", "random"};
+    carc_game *g = carc_game_new(r, players, names, seed, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    agent *ag[CARC_MAX_PLAYERS];
+    for (int p = 0; p < players; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
+    carc_record_writer w;
+    carc_writer_begin(&w, carc_rules_name(r), seed, players, names, agents, overrides, nover);
+    kernel_checks *k = calloc(1, sizeof *k);
+    k->followers = 7;
+    char mode[64];
+    carc_rules_option(r, "farm-scoring", mode, sizeof mode);
+    k->farms_per_city = strncmp(mode, "per-city", 8) == 0 || strcmp(mode, "city-majority") == 0;
+    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+        if (st == CARC_FAILED)
+            fail_msg("%s (%s), seed %llu: %s", carc_rules_name(r), carc_rules_title(r), (unsigned long long)seed, carc_game_error(g));
+        answer_and_record(g, st, ag, &w);
+        check_kernel(g, k);
+        if (check) check(g, user, false);
+    }
+    check_kernel(g, k);
+    if (check) check(g, user, true);
+    check_record_replays(&w, r, g, carc_rules_name(r));
+    free(k);
+    carc_writer_free(&w);
+    for (int p = 0; p < players; p++) agent_free(ag[p]);
+    carc_game_free(g);
+}
+
+#endif

@@ -1,0 +1,272 @@
+/* test_traders_builders.c - Traders & Builders (script traders-builders.lua,
+ * tile set traders-builders, variants/traders-builders.ini):
+ *
+ *  - the setup: 24 tiles, 9 wine, 6 grain and 5 cloth symbols (TB-1);
+ *  - seeded random games (2 to 6 players, every farm-scoring mode, two
+ *    goods-bonus values) with the kernel's invariants and a model of the
+ *    goods: each city, when a tile completes it, gives its symbols to the
+ *    player who placed that tile (TB-2); at the end the `goods` awards are
+ *    exactly the bonus to the most holders of each good, ties included,
+ *    nobody for a good nobody holds (TB-3); every record replays to the
+ *    same final state. CARC_TEST_GAMES sets the number of games (default
+ *    1000);
+ *  - a fifth of that many games with each other shipped module, with the
+ *    same checks;
+ *  - clones go on like their originals; greedy bots play it through.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "agents.h"
+#include "core.h"
+#include "game_checks.h"
+#include "helpers.h"
+#include "expansion_games.h"
+
+#define NGOODS 3
+#define MAX_CITIES 1024
+
+static int games_to_play(void)
+{
+    const char *s = getenv("CARC_TEST_GAMES");
+    return s && atoi(s) > 0 ? atoi(s) : 1000;
+}
+
+static const char *const GOOD_NAMES[NGOODS] = {"wine", "grain", "cloth"};
+
+/* The model of the goods: who holds how many tokens, and which completed
+ * cities have given theirs. */
+typedef struct tb_checks {
+    int city, goods[NGOODS], r_goods, bonus;
+    int nlog;
+    int held[CARC_MAX_PLAYERS][NGOODS];
+    int ncredited, credited[MAX_CITIES];
+    int tokens, bonuses; /* what was checked */
+} tb_checks;
+
+static int reason_id(const carc_rules *r, const char *name)
+{
+    for (int i = 0; i < 64; i++) {
+        const char *n = carc_reason_name(r, i);
+        if (strcmp(n, "?") == 0) return -1;
+        if (strcmp(n, name) == 0) return i;
+    }
+    return -1;
+}
+
+static void checks_for(const carc_rules *r, tb_checks *c)
+{
+    memset(c, 0, sizeof *c);
+    c->city = rules_kind(r, "city");
+    for (int k = 0; k < NGOODS; k++) c->goods[k] = rules_mark(r, GOOD_NAMES[k]);
+    c->r_goods = reason_id(r, "goods");
+    char buf[64];
+    c->bonus = atoi(carc_rules_option(r, "traders-builders.goods-bonus", buf, sizeof buf));
+    assert_true(c->goods[0] >= 0 && c->goods[1] >= 0 && c->goods[2] >= 0 && c->r_goods >= 0);
+}
+
+static void begin_game(tb_checks *c)
+{
+    c->nlog = c->ncredited = 0;
+    memset(c->held, 0, sizeof c->held);
+}
+
+/* TB-2: a city complete now and not credited yet was completed by the tile
+ * just placed, whose player takes its goods. */
+static void credit_completed_cities(carc_game *g, tb_checks *c)
+{
+    for (int t = 0; t < carc_tiles_placed(g); t++)
+        for (int s = 0; s < carc_segment_count(g, t); s++) {
+            if (carc_segment_kind(g, t, s) != c->city) continue;
+            int root = feat_find(g, feat_node(g, t, s));
+            if (!feat_is_complete(g, root)) continue;
+            bool seen = false;
+            for (int i = 0; i < c->ncredited && !seen; i++) seen = c->credited[i] == root;
+            if (seen) continue;
+            assert_true(c->ncredited < MAX_CITIES);
+            c->credited[c->ncredited++] = root;
+            int p = carc_active_player(g);
+            for (int k = 0; k < NGOODS; k++) {
+                int n = feat_mark_count(g, root, c->goods[k]);
+                c->held[p][k] += n;
+                c->tokens += n;
+            }
+        }
+}
+
+/* TB-3: the game's `goods` awards against the model's. */
+static void check_end_bonus(const carc_game *g, tb_checks *c)
+{
+    int want[CARC_MAX_PLAYERS] = {0}, got[CARC_MAX_PLAYERS] = {0}, n = carc_players(g);
+    for (int k = 0; k < NGOODS && c->bonus > 0; k++) {
+        int best = 0;
+        for (int p = 0; p < n; p++) best = c->held[p][k] > best ? c->held[p][k] : best;
+        for (int p = 0; p < n && best > 0; p++) want[p] += c->held[p][k] == best;
+    }
+    for (int i = 0; i < carc_events(g); i++) {
+        const carc_award *a = carc_event_at(g, i);
+        if (a->reason != c->r_goods) continue;
+        assert_int_equal(a->points, c->bonus);
+        assert_true(a->flags & CARC_AWARD_FINAL);
+        got[a->player]++;
+        c->bonuses++;
+    }
+    for (int p = 0; p < n; p++)
+        if (want[p] != got[p]) fail_msg("seat %d: %d goods bonuses, the model says %d", p, got[p], want[p]);
+}
+
+static void check_move(const carc_game *cg, void *user, bool final)
+{
+    tb_checks *c = user;
+    carc_game *g = (carc_game *)cg; /* the feature queries compress paths */
+    credit_completed_cities(g, c);
+    if (final) check_end_bonus(g, c);
+}
+
+/* TB-1: 24 tiles with the base game's 72; 9 wine, 6 grain, 5 cloth. */
+static void test_setup(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("traders-builders", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    int tb = 0, all = 0, symbols[NGOODS] = {0}, mark[NGOODS];
+    for (int k = 0; k < NGOODS; k++) mark[k] = rules_mark(r, GOOD_NAMES[k]);
+    for (int t = 0; t < carc_tile_types(r); t++) {
+        all += carc_tile_count(r, t);
+        if (strcmp(carc_tile_set_of(r, t), "traders-builders") != 0) continue;
+        tb += carc_tile_count(r, t);
+        const tile_type *tt = &r->types[t];
+        for (int s = 0; s < tt->nsegs; s++)
+            for (int m = 0; m < tt->segs[s].nmarks; m++)
+                for (int k = 0; k < NGOODS; k++)
+                    if (tt->segs[s].mark[m] == mark[k]) {
+                        assert_int_equal(tt->segs[s].kind, CARC_KIND_CITY);
+                        symbols[k] += tt->segs[s].mark_count[m] * carc_tile_count(r, t);
+                    }
+    }
+    assert_int_equal(tb, 24);
+    assert_int_equal(all, 72 + 24);
+    assert_int_equal(symbols[0], 9);
+    assert_int_equal(symbols[1], 6);
+    assert_int_equal(symbols[2], 5);
+    char buf[64];
+    assert_string_equal(carc_rules_option(r, "traders-builders.goods-bonus", buf, sizeof buf), "10");
+    carc_rules_free(r);
+}
+
+static void test_random_games(void **state)
+{
+    (void)state;
+    static const char *const OVERRIDES[5][2] = {
+        {"farm-scoring=per-farm", "traders-builders.goods-bonus=10"},
+        {"farm-scoring=none", "traders-builders.goods-bonus=10"},
+        {"farm-scoring=per-city-once", "traders-builders.goods-bonus=10"},
+        {"farm-scoring=city-majority", "traders-builders.goods-bonus=10"},
+        {"farm-scoring=per-farm", "traders-builders.goods-bonus=3"},
+    };
+    char err[8192];
+    carc_rules *rules[5];
+    for (int m = 0; m < 5; m++) {
+        rules[m] = carc_variant_load("traders-builders", OVERRIDES[m], 2, err, sizeof err);
+        if (!rules[m]) fail_msg("%s", err);
+    }
+    int games = games_to_play(), tokens = 0, bonuses = 0;
+    tb_checks *c = malloc(sizeof *c);
+    for (int i = 0; i < games; i++) {
+        int mode = (i / 5) % 5;
+        checks_for(rules[mode], c);
+        begin_game(c);
+        play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, OVERRIDES[mode], 2, check_move, c);
+        tokens += c->tokens;
+        bonuses += c->bonuses;
+    }
+    /* the checks had something to check */
+    assert_true(tokens > games / 2 && bonuses > games / 2);
+    free(c);
+    for (int m = 0; m < 5; m++) carc_rules_free(rules[m]);
+}
+
+static void test_with_every_module(void **state)
+{
+    (void)state;
+    int games = games_to_play() / 5;
+    tb_checks *c = malloc(sizeof *c);
+    for (int m = 0; m < N_SHIPPED_MODULES; m++) {
+        const module *b = &SHIPPED_MODULES[m];
+        if (strcmp(b->name, "traders-builders") == 0) continue;
+        int maxp;
+        carc_rules *r = load_pair(module_named("traders-builders"), b, &maxp);
+        checks_for(r, c);
+        int bonuses = 0;
+        for (int i = 0; i < games; i++) {
+            begin_game(c);
+            play_checked_game(r, 2 + i % (maxp - 1), (uint64_t)i + 1, NULL, 0, check_move, c);
+            bonuses += c->bonuses;
+            c->bonuses = 0;
+        }
+        if (games >= 100 && bonuses < games / 2) fail_msg("with %s: %d goods bonuses in %d games", b->name, bonuses, games);
+        carc_rules_free(r);
+    }
+    free(c);
+}
+
+static void test_clone_continues_identically(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("traders-builders", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 40 + seed);
+    carc_rules_free(r);
+}
+
+static void test_greedy_games(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("traders-builders", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    for (int seed = 1; seed <= 3; seed++) {
+        carc_game *g = carc_game_new(r, 3, NULL, (uint64_t)seed, err, sizeof err);
+        agent *ag[3];
+        for (int p = 0; p < 3; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
+        }
+        for (int p = 0; p < 3; p++) agent_free(ag[p]);
+        carc_game_free(g);
+    }
+    carc_rules_free(r);
+}
+
+/* A goods-bonus outside its range is refused, naming the option. */
+static void test_bad_option(void **state)
+{
+    (void)state;
+    const char *bad[] = {"traders-builders.goods-bonus=-1", "traders-builders.goods-bonus=lots"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[1024] = "";
+        carc_rules *r = carc_variant_load("traders-builders", &bad[i], 1, err, sizeof err);
+        if (r) fail_msg("'%s' was accepted", bad[i]);
+        if (!strstr(err, "traders-builders.goods-bonus")) fail_msg("the error does not name the option: %s", err);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_setup),
+        cmocka_unit_test(test_bad_option),
+        cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_with_every_module),
+        cmocka_unit_test(test_clone_continues_identically),
+        cmocka_unit_test(test_greedy_games),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
