@@ -1,6 +1,7 @@
 /* frames.c - a record replayed turn by turn (frames.h). The lines are played
- * as carc_replay plays them: `end`, named draws, seeded draws where the
- * record leaves them out, every other line matched to an option. */
+ * by the same steps as carc_replay (carc_record_advance, carc_record_step:
+ * `end`, named draws, seeded draws where the record leaves them out, every
+ * other line matched to an option); a frame is taken between two steps. */
 #include "frames.h"
 
 #include <stdio.h>
@@ -28,29 +29,6 @@ static int emit(stepper *s, int last)
     return stop;
 }
 
-/* Plays one record line at a stop. 1 when there was none left, -1 on error. */
-static int play_line(stepper *s, int st, char *err, size_t errn)
-{
-    const carc_record_line *l = s->line < s->rec->nlines ? &s->rec->lines[s->line] : NULL;
-    if (st == CARC_NEED_DRAW) {
-        if (!l) return 1;
-        if (strncmp(l->text, "draw ", 5) != 0) return carc_draw(s->g, -1) < 0 ? -1 : 0;
-        const char *name = l->text + 5;
-        while (*name == ' ') name++;
-        int type = carc_tile_type_find(carc_game_rules(s->g), name);
-        s->line++;
-        if (type >= 0 && carc_draw(s->g, type) == 0) return 0;
-        snprintf(err, errn, "%s:%d: cannot draw '%s'", s->rec->path, l->line, name);
-        return -1;
-    }
-    if (!l) return 1;
-    int k = carc_option_match(s->g, l->text);
-    s->line++;
-    if (k >= 0 && carc_choose(s->g, k) == 0) return 0;
-    snprintf(err, errn, "%s:%d: '%s' is not a legal option", s->rec->path, l->line, l->text);
-    return -1;
-}
-
 int frames_replay(const carc_record *rec, const carc_rules *rules, frame_fn fn, void *user, char *err,
                   size_t errn)
 {
@@ -65,18 +43,10 @@ int frames_replay(const carc_record *rec, const carc_rules *rules, frame_fn fn, 
     }
     int rc = 0;
     for (;;) {
-        if (s.line < rec->nlines && strcmp(rec->lines[s.line].text, "end") == 0) {
-            carc_end_now(s.g);
-            s.line++;
-        }
-        int st = carc_advance(s.g);
-        if (st == CARC_FAILED) {
-            snprintf(err, errn, "%s: the game stopped: %s", rec->path, carc_game_error(s.g));
-            rc = -1;
-            break;
-        }
-        if (st == CARC_FINISHED) {
-            emit(&s, 1);
+        int st = carc_record_advance(s.g, rec, &s.line);
+        if (st == CARC_FINISHED || st == CARC_FAILED) {
+            rc = carc_record_step(s.g, st, rec, &s.line, err, errn) < 0 ? -1 : 0;
+            if (rc == 0) emit(&s, 1);
             break;
         }
         /* A new turn has asked its first question: the turns before it are
@@ -88,12 +58,12 @@ int frames_replay(const carc_record *rec, const carc_rules *rules, frame_fn fn, 
         }
         if (stop) break;
         s.fi.active = carc_active_player(s.g);
-        int played = play_line(&s, st, err, errn);
+        int played = carc_record_step(s.g, st, rec, &s.line, err, errn);
         if (played < 0) {
             rc = -1;
             break;
         }
-        if (played == 1) { /* a game in progress, stopped within a turn */
+        if (played == CARC_RECORD_STOPPED) { /* a game in progress, stopped within a turn */
             emit(&s, 1);
             break;
         }

@@ -13,7 +13,7 @@ static uint16_t rotate_ports(unsigned mask, int rot)
     return (uint16_t)(((m << s) | (m >> (12 - s))) & 0xfffu);
 }
 
-/* The port records name a segment by, as the kernel's text.c writes it: the
+/* The port records name a segment by, as the kernel's segments.c writes it: the
  * first edge N E S W it covers (a road at the middle, other kinds both
  * halves), else the first half in the order Nw Ne En Es Se Sw Ws Wn. For
  * tile sheets, which have no game to ask. */

@@ -1,29 +1,13 @@
 /* api.c - the functions behind carc_api: what plugins (and, through the Lua
- * host, scripts) may do. Every call checks its arguments: a plugin's mistake
- * is an error returned (-1), never a crash of the engine. */
+ * host, scripts) may do. Each call checks its arguments and its moment, then
+ * delegates to the file that owns the concept (rules.c, decision.c,
+ * figures.c, scoring.c, ...): a plugin's mistake is an error returned (-1)
+ * that stops the game, never a crash of the engine. */
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "core.h"
-#include "kernel_phases.h"
-
-static const char *const event_names[CARC_EV_COUNT] = {
-    "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
-    "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
-    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score"};
-
-const char *carc_event_name(int event)
-{
-    return event >= 0 && event < CARC_EV_COUNT ? event_names[event] : "?";
-}
-
-int carc_event_by_name(const char *name)
-{
-    for (int i = 0; i < CARC_EV_COUNT; i++)
-        if (strcmp(event_names[i], name) == 0) return i;
-    return -1;
-}
 
 static plugin_slot *slot(carc_ctx *ctx)
 {
@@ -67,13 +51,6 @@ static int api_on(carc_ctx *ctx, int event, carc_handler_fn fn, void *user)
     return 0;
 }
 
-static int find_phase(phase_def *list, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(list[i].name, name) == 0) return i;
-    return -1;
-}
-
 static int api_add_phase(carc_ctx *ctx, const char *name, const char *where, const char *anchor,
                          carc_phase_fn fn, void *user)
 {
@@ -85,25 +62,19 @@ static int api_add_phase(carc_ctx *ctx, const char *name, const char *where, con
     if (!after && strcmp(where, "before") != 0) return api_error(ctx, "add_phase: where is 'before' or 'after'");
     phase_def *list = r->turn_phases;
     int *n = &r->nturn_phases;
-    int at = find_phase(list, *n, anchor);
+    int at = rules_phase_find(list, *n, anchor);
     if (at < 0) {
         list = r->end_phases;
         n = &r->nend_phases;
-        at = find_phase(list, *n, anchor);
+        at = rules_phase_find(list, *n, anchor);
     }
     if (at < 0) return api_error(ctx, "add_phase: no phase of that name to put it beside");
-    if (find_phase(r->turn_phases, r->nturn_phases, name) >= 0 || find_phase(r->end_phases, r->nend_phases, name) >= 0)
+    if (rules_phase_find(r->turn_phases, r->nturn_phases, name) >= 0 ||
+        rules_phase_find(r->end_phases, r->nend_phases, name) >= 0)
         return api_error(ctx, "add_phase: a phase of that name exists");
     if (*n >= MAX_PHASES) return api_error(ctx, "add_phase: too many phases");
     if (after) at++;
-    memmove(&list[at + 1], &list[at], (size_t)(*n - at) * sizeof *list);
-    (*n)++;
-    phase_def *p = &list[at];
-    memset(p, 0, sizeof *p);
-    snprintf(p->name, NAME_LEN, "%s", name);
-    p->fn = fn;
-    p->owner = ctx->owner;
-    p->user = user;
+    rules_phase_insert(list, n, at, name, fn, ctx->owner, user);
     return at;
 }
 
@@ -114,16 +85,8 @@ static int api_define_kind(carc_ctx *ctx, const char *name, int completion, int 
         return api_error(ctx, "define_kind: a name and a completion rule are needed");
     int k = rules_kind(ctx->rules, name);
     if (k >= 0 && ctx->rules->kinds[k].owner >= 0) return api_error(ctx, "define_kind: that kind is defined already");
-    k = rules_add_kind(ctx->rules, name, ctx->owner);
-    if (k < 0) return api_error(ctx, "define_kind: too many kinds or a bad name");
-    kind_def *kd = &ctx->rules->kinds[k];
-    kd->owner = ctx->owner;
-    kd->completion = (enum carc_completion)completion;
-    kd->deployable = flags & CARC_KIND_DEPLOYABLE;
-    kd->line = flags & CARC_KIND_LINE;
-    kd->kernel_scored = flags & CARC_KIND_KERNEL_SCORED;
-    rules_add_reason(ctx->rules, name);
-    return k;
+    k = rules_define_kind(ctx->rules, name, (enum carc_completion)completion, flags, ctx->owner);
+    return k < 0 ? api_error(ctx, "define_kind: too many kinds or a bad name") : k;
 }
 
 static int api_define_figure(carc_ctx *ctx, const char *name, int per_player, int flags)
@@ -133,15 +96,9 @@ static int api_define_figure(carc_ctx *ctx, const char *name, int per_player, in
     if (!name || !*name || strlen(name) >= NAME_LEN || per_player < 0 || per_player > 99)
         return api_error(ctx, "define_figure: bad name or count");
     if (rules_figkind(r, name) >= 0) return api_error(ctx, "define_figure: that figure exists");
-    if (r->nfigkinds >= MAX_FIGKINDS) return api_error(ctx, "define_figure: too many figure kinds");
-    figkind_def *f = &r->figkinds[r->nfigkinds];
-    memset(f, 0, sizeof *f);
-    snprintf(f->name, NAME_LEN, "%s", name);
-    f->per_player = per_player;
-    f->follower = flags & CARC_FIGURE_FOLLOWER;
-    f->boxed_when_scored = flags & CARC_FIGURE_BOXED_WHEN_SCORED;
-    f->owner = ctx->owner;
-    return r->nfigkinds++;
+    int k = rules_add_figkind(r, name, per_player, flags & CARC_FIGURE_FOLLOWER, flags & CARC_FIGURE_BOXED_WHEN_SCORED,
+                              ctx->owner);
+    return k < 0 ? api_error(ctx, "define_figure: too many figure kinds") : k;
 }
 
 static int api_define_mark(carc_ctx *ctx, const char *name)
@@ -301,11 +258,7 @@ static int api_pile_left(carc_ctx *ctx) { GAME_ONLY(ctx, -1); return ctx->g->npi
 static int api_return_set_aside(carc_ctx *ctx)
 {
     GAME_ONLY(ctx, -1);
-    carc_game *g = ctx->g;
-    int n = g->naside;
-    for (int i = 0; i < n; i++) g->pile[g->npile++] = g->aside[i];
-    g->naside = 0;
-    return n;
+    return pile_return_aside(ctx->g);
 }
 static int api_segments(carc_ctx *ctx, int t)
 {
@@ -320,23 +273,18 @@ static int api_segment_kind(carc_ctx *ctx, int t, int s)
 static int api_segment_at_port(carc_ctx *ctx, int t, int port)
 {
     GAME_ONLY(ctx, -1);
-    return tile_ok(ctx, t) && port >= 0 && port < CARC_PORTS ? carc_segment_at_port(ctx->g, t, port) : -1;
+    return tile_ok(ctx, t) && port >= 0 && port < CARC_PORTS ? seg_at_port(ctx->g, t, port) : -1;
 }
 static int api_segment_marks(carc_ctx *ctx, int t, int s, int mark)
 {
     GAME_ONLY(ctx, -1);
-    if (!seg_ok(ctx, t, s)) return -1;
-    const seg_def *sd = &ctx->rules->types[ctx->g->tiles[t].type].segs[s];
-    int n = 0;
-    for (int i = 0; i < sd->nmarks; i++)
-        if (sd->mark[i] == mark) n += sd->mark_count[i];
-    return n;
+    return seg_ok(ctx, t, s) ? seg_mark_count(ctx->g, t, s, mark) : -1;
 }
 static int api_segment_name(carc_ctx *ctx, int t, int s, char *buf, size_t n)
 {
     GAME_ONLY(ctx, -1);
     if (!seg_ok(ctx, t, s) || !buf) return -1;
-    return carc_segment_name(ctx->g, t, s, buf, n);
+    return seg_name(ctx->g, t, s, buf, n);
 }
 static int api_segment_by_name(carc_ctx *ctx, int t, const char *name)
 {
@@ -376,17 +324,7 @@ static int api_feature_open(carc_ctx *ctx, int f) { GAME_ONLY(ctx, -1); return f
 static int api_feature_segments(carc_ctx *ctx, int f, int *tiles, int *segs, int max)
 {
     GAME_ONLY(ctx, -1);
-    if (!feature_ok(ctx, f)) return -1;
-    int n = 0, i = f;
-    do {
-        if (n < max) {
-            if (tiles) tiles[n] = ctx->g->nodes[i].tile;
-            if (segs) segs[n] = ctx->g->nodes[i].seg;
-        }
-        n++;
-        i = ctx->g->nodes[i].next;
-    } while (i != f);
-    return n;
+    return feature_ok(ctx, f) ? feat_segments(ctx->g, f, tiles, segs, max) : -1;
 }
 
 /* ---- figures ------------------------------------------------------------------------------- */
@@ -414,20 +352,12 @@ static bool where_ok(carc_ctx *ctx, int where, int t, int s, int space)
 static int api_figure_place(carc_ctx *ctx, int kind, int owner, int where, int t, int s, int space, int from_supply)
 {
     GAME_ONLY(ctx, -1);
-    carc_game *g = ctx->g;
     if (kind < 0 || kind >= ctx->rules->nfigkinds || (owner != -1 && !player_ok(ctx, owner)) ||
         !where_ok(ctx, where, t, s, space))
         return api_error(ctx, "figure_place: bad figure, owner or place");
-    if (from_supply) {
-        if (owner < 0 || g->supply[owner][kind] == 0) return api_error(ctx, "figure_place: none left in the supply");
-        g->supply[owner][kind]--;
-    }
-    int f = fig_add(g, kind, owner, where, where == CARC_AT_TILE || where == CARC_AT_SEGMENT ? t : -1,
-                    where == CARC_AT_SEGMENT ? s : -1, where == CARC_AT_TRACK ? space : 0);
-    if (f < 0) {
-        if (from_supply) g->supply[owner][kind]++;
-        return api_error(ctx, "figure_place: too many figures");
-    }
+    int f = fig_place(ctx->g, kind, owner, where, t, s, space, from_supply != 0);
+    if (f == -1) return api_error(ctx, "figure_place: none left in the supply");
+    if (f < 0) return api_error(ctx, "figure_place: too many figures");
     return f;
 }
 
@@ -437,29 +367,8 @@ static int api_figure_move(carc_ctx *ctx, int f, int where, int t, int s, int sp
     carc_game *g = ctx->g;
     if (f < 0 || f >= g->nfigs || g->figs[f].where == WHERE_NONE || !where_ok(ctx, where, t, s, space))
         return api_error(ctx, "figure_move: bad figure or place");
-    figure *fg = &g->figs[f];
-    bool follower = ctx->rules->figkinds[fg->kind].follower;
-    if (follower && fg->where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[fg->tile].node0 + fg->seg)].occupants--;
-    fg->where = (uint8_t)where;
-    fg->tile = where == CARC_AT_TRACK ? -1 : t;
-    fg->seg = where == CARC_AT_SEGMENT ? s : -1;
-    fg->space = where == CARC_AT_TRACK ? space : 0;
-    if (follower && where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[t].node0 + s)].occupants++;
+    fig_move(g, f, where, t, s, space);
     return 0;
-}
-
-int figure_remove_event(carc_game *g, int f, int how, int feature)
-{
-    figure fg = g->figs[f];
-    fig_remove(g, f, how != CARC_GONE_BOX);
-    carc_event e = {0};
-    e.figure = f;
-    e.player = fg.owner;
-    e.tile = fg.tile;
-    e.feature = feature;
-    e.flags = how;
-    e.value = fg.kind;
-    return dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
 }
 
 static int api_figure_remove(carc_ctx *ctx, int f, int how)
@@ -468,9 +377,7 @@ static int api_figure_remove(carc_ctx *ctx, int f, int how)
     carc_game *g = ctx->g;
     if (f < 0 || f >= g->nfigs || g->figs[f].where == WHERE_NONE || (how != CARC_GONE_RETURNED && how != CARC_GONE_BOX))
         return api_error(ctx, "figure_remove: bad figure or how");
-    const figure *fg = &g->figs[f];
-    int feature = fg->where == WHERE_SEGMENT ? feat_find(g, g->tiles[fg->tile].node0 + fg->seg) : -1;
-    return figure_remove_event(g, f, how, feature);
+    return fig_remove_event(g, f, how, fig_feature(g, f));
 }
 
 /* ---- decisions -------------------------------------------------------------------------------- */
@@ -481,32 +388,26 @@ static int api_offer(carc_ctx *ctx, const carc_option *opt)
     if (!ctx->g->building) return api_error(ctx, "offer: only while the action decision is built");
     if (!opt || (opt->tile >= 0 && (!tile_ok(ctx, opt->tile) || (opt->seg >= 0 && !seg_ok(ctx, opt->tile, opt->seg)))))
         return api_error(ctx, "offer: bad option (tile or segment)");
-    carc_option *o = opt_push(ctx->g);
-    if (!o) return -1;
-    *o = *opt;
-    o->owner = (uint16_t)ctx->owner;
-    return 0;
+    return decision_offer(ctx->g, opt, ctx->owner);
 }
 
 static int api_offered(carc_ctx *ctx)
 {
     GAME_ONLY(ctx, -1);
-    return ctx->g->building ? ctx->g->nopts - ctx->g->build_first : 0;
+    return decision_offered(ctx->g);
 }
 
 static const carc_option *api_offered_at(carc_ctx *ctx, int i)
 {
     GAME_ONLY(ctx, NULL);
-    carc_game *g = ctx->g;
-    return g->building && i >= 0 && i < g->nopts - g->build_first ? &g->opts[g->build_first + i] : NULL;
+    return decision_offered_at(ctx->g, i);
 }
 
 static int api_veto(carc_ctx *ctx, int i)
 {
     GAME_ONLY(ctx, -1);
-    carc_game *g = ctx->g;
-    if (!g->filtering || i < 0 || i >= g->nopts - g->build_first) return api_error(ctx, "veto: only during action-filter");
-    g->opts[g->build_first + i].owner = 0xffff;
+    if (!ctx->g->filtering || i < 0 || i >= decision_offered(ctx->g)) return api_error(ctx, "veto: only during action-filter");
+    decision_veto(ctx->g, i);
     return 0;
 }
 
@@ -528,10 +429,7 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
         if (tmp.tile >= 0 && (!tile_ok(ctx, tmp.tile) || (tmp.seg >= 0 && !seg_ok(ctx, tmp.tile, tmp.seg))))
             return api_error(ctx, "ask: an option names a bad tile or segment");
     }
-    int first = ctx->g->nopts;
-    if (ask(ctx->g, player, ctx->owner, label ? label : "decision", opts, n) < 0) return -1;
-    for (int i = first; i < ctx->g->nopts; i++) ctx->g->opts[i].owner = (uint16_t)ctx->owner;
-    return 0;
+    return decision_ask(ctx->g, player, ctx->owner, label ? label : "decision", opts, n);
 }
 
 /* ---- scoring ------------------------------------------------------------------------------------ */
@@ -592,7 +490,7 @@ static int api_return_followers(carc_ctx *ctx, int f)
 {
     GAME_ONLY(ctx, -1);
     if (!feature_ok(ctx, f)) return api_error(ctx, "return_followers: bad feature");
-    return_followers(ctx->g, f);
+    fig_return_followers(ctx->g, f);
     return 0;
 }
 

@@ -6,6 +6,4 @@ struct carc_game;
 extern const carc_api carc_api_v1;
 /* Records a plugin's error: stops the game, or fails its init. Returns -1. */
 int api_error(carc_ctx *ctx, const char *msg);
-/* Removes a figure and raises CARC_EV_FIGURE_REMOVED. */
-int figure_remove_event(struct carc_game *g, int f, int how, int feature);
 #endif

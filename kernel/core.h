@@ -160,8 +160,11 @@ struct carc_ctx {
 /* Phase return values. */
 enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
 
-/* Kernel option codes. */
-enum { KOPT_PLACE = 1, KOPT_DEPLOY, KOPT_PASS };
+/* The base game's option codes (owner 0). */
+enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS };
+
+/* The owner of an option vetoed during action-filter (dropped afterwards). */
+#define OPTION_VETOED 0xffff
 
 struct carc_rules {
     char name[NAME_LEN];
@@ -191,6 +194,7 @@ struct carc_rules {
     handler_ref handlers[CARC_EV_COUNT][MAX_HANDLERS];
     int nhandlers[CARC_EV_COUNT];
 
+    struct plugin_slot base;         /* owner 0, the base game (base.c) */
     struct plugin_slot *plugins[MAX_PLUGINS]; int nplugins;
     size_t state_size;               /* sum of plugin state blobs */
 
@@ -334,16 +338,25 @@ const char *dir_name(int d);
 void dir_delta(int d, int *dx, int *dy);
 
 /* rules.c */
-void rules_init_builtins(struct carc_rules *r);
 int rules_kind(const struct carc_rules *r, const char *name);
 int rules_mark(const struct carc_rules *r, const char *name);
 int rules_tmark(const struct carc_rules *r, const char *name);
 int rules_reason(const struct carc_rules *r, const char *name);
 int rules_figkind(const struct carc_rules *r, const char *name);
 int rules_add_kind(struct carc_rules *r, const char *name, int owner);
+int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completion completion, int flags,
+                      int owner);
 int rules_add_mark(struct carc_rules *r, const char *name);
 int rules_add_tmark(struct carc_rules *r, const char *name);
 int rules_add_reason(struct carc_rules *r, const char *name);
+int rules_add_figkind(struct carc_rules *r, const char *name, int per_player, bool follower,
+                      bool boxed_when_scored, int owner);
+int rules_phase_find(const phase_def *list, int n, const char *name);
+void rules_phase_insert(phase_def *list, int *n, int at, const char *name, phase_fn fn, int owner, void *user);
+int rules_define_enum(struct carc_rules *r, const char *key, const char *values,
+                      const char *help, int owner);
+int rules_define_int(struct carc_rules *r, const char *key, int def, int min, int max,
+                     const char *help, int owner);
 option_def *rules_option(struct carc_rules *r, const char *key);
 const option_def *rules_option_c(const struct carc_rules *r, const char *key);
 int rules_set_option(struct carc_rules *r, const char *key, const char *value,
@@ -352,8 +365,17 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn);
 int rules_type(const struct carc_rules *r, const char *set, const char *id);
 int edge_class_intern(struct carc_rules *r, int a, int b, int c);
 
+/* base.c: the base game's kinds, options, phases and owner-0 slot */
+void rules_init_builtins(struct carc_rules *r);
+
 /* tileset.c */
 int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn);
+
+/* engine.c: the game object, the phase machine, events, the pile */
+plugin_slot *owner_slot(const carc_game *g, int owner);
+void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int dispatch(carc_game *g, int ev, struct carc_event *e);
+int pile_return_aside(carc_game *g);
 
 /* board.c */
 int board_place(carc_game *g, int type, int x, int y, int rot);
@@ -371,13 +393,27 @@ int feat_distinct_tiles(carc_game *g, int root);
 int feat_mark_count(carc_game *g, int root, int mark);
 bool feat_is_complete(const carc_game *g, int root);
 void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS]);
+int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max);
 int feat_bordering_cities(carc_game *g, int field_root, int *out, int max);
 
+/* segments.c */
+const char *kind_name(const struct carc_rules *r, int kind);
+int seg_at_port(const carc_game *g, int tile, int port);
+int seg_canonical_port(const carc_game *g, int tile, int seg); /* -1 inner */
+int seg_name(const carc_game *g, int tile, int seg, char *buf, size_t n);
+int seg_by_name(const carc_game *g, int tile, const char *kindport);
+int seg_mark_count(const carc_game *g, int tile, int seg, int mark);
+
 /* figures.c */
-int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg);
 int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space);
+int fig_place(carc_game *g, int kind, int owner, int where, int tile, int seg, int space, bool from_supply);
+int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg);
+void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
+int fig_remove_event(carc_game *g, int f, int how, int feature);
+int fig_feature(carc_game *g, int f);
 int fig_on_feature(const carc_game *g, int root, int *out, int max);
+void fig_return_followers(carc_game *g, int root);
 
 /* scoring.c */
 void batch_begin(carc_game *g);
@@ -389,21 +425,17 @@ void award_now(carc_game *g, int player, int points, int reason, int feature, in
 void score_final_features(carc_game *g);
 void score_farms(carc_game *g);
 
-/* engine.c */
-plugin_slot *owner_slot(const carc_game *g, int owner);
-int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
-int kernel_apply(carc_game *g, const carc_option *opt, int player);
-void return_followers(carc_game *g, int root);
-int dispatch(carc_game *g, int ev, struct carc_event *e);
-void game_fail(carc_game *g, const char *fmt, ...);
-int ask(carc_game *g, int player, int owner, const char *label,
-        const carc_option *opts, int n);
+/* decision.c */
 carc_option *opt_push(carc_game *g);
-
-/* text.c */
-const char *kind_name(const struct carc_rules *r, int kind);
-int seg_canonical_port(const carc_game *g, int tile, int seg); /* -1 inner */
-int seg_by_name(const carc_game *g, int tile, const char *kindport);
+int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
+int decision_ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n);
+void decision_build_begin(carc_game *g);
+int decision_offer(carc_game *g, const carc_option *opt, int owner);
+int decision_offered(const carc_game *g);
+const carc_option *decision_offered_at(const carc_game *g, int i);
+void decision_veto(carc_game *g, int i);
+void decision_drop_vetoed(carc_game *g);
+void decision_build_end(carc_game *g);
 int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n);
 
 #endif

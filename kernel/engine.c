@@ -1,5 +1,8 @@
-/* engine.c - the game object and the phase machine: phases run in order,
- * events go to their handlers, decisions wait for an answer. */
+/* engine.c - the game object and the phase machine: a game made, cloned
+ * and freed; phases run in order until a decision or a draw waits for an
+ * answer; events go to their handlers; a failure stops the game; the pile
+ * answers draws. What the phases do is in base.c (the base game) and the
+ * plugins; decisions are in decision.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,23 @@ void game_fail(carc_game *g, const char *fmt, ...)
     va_end(ap);
 }
 
+static const char *const event_names[CARC_EV_COUNT] = {
+    "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
+    "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
+    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score"};
+
+const char *carc_event_name(int event)
+{
+    return event >= 0 && event < CARC_EV_COUNT ? event_names[event] : "?";
+}
+
+int carc_event_by_name(const char *name)
+{
+    for (int i = 0; i < CARC_EV_COUNT; i++)
+        if (strcmp(event_names[i], name) == 0) return i;
+    return -1;
+}
+
 int dispatch(carc_game *g, int ev, carc_event *e)
 {
     const struct carc_rules *r = g->rules;
@@ -37,57 +57,6 @@ int dispatch(carc_game *g, int ev, carc_event *e)
         }
     }
     return g->failed ? -1 : 0;
-}
-
-carc_option *opt_push(carc_game *g)
-{
-    if (g->nopts == g->cap_opts) {
-        int cap = g->cap_opts ? g->cap_opts * 2 : 256;
-        carc_option *o = realloc(g->opts, (size_t)cap * sizeof *o);
-        if (!o) {
-            game_fail(g, "out of memory");
-            return NULL;
-        }
-        g->opts = o;
-        g->cap_opts = cap;
-    }
-    carc_option *o = &g->opts[g->nopts++];
-    memset(o, 0, sizeof *o);
-    o->tile = o->seg = -1;
-    return o;
-}
-
-/* Queues a decision whose options are the last n pushed with opt_push. */
-static int pose(carc_game *g, int player, int owner, const char *label, int first, int n)
-{
-    if (g->ndq >= (int)(sizeof g->dq / sizeof g->dq[0])) {
-        game_fail(g, "too many decisions pending");
-        return -1;
-    }
-    decision *d = &g->dq[g->ndq++];
-    d->player = player;
-    d->owner = owner;
-    d->first = first;
-    d->n = n;
-    snprintf(d->label, sizeof d->label, "%s", label);
-    return 0;
-}
-
-int ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n)
-{
-    if (n <= 0) return 0; /* a decision without options is not asked */
-    int first = g->nopts;
-    for (int i = 0; i < n; i++) {
-        carc_option *o = opt_push(g);
-        if (!o) return -1;
-        *o = opts[i];
-    }
-    return pose(g, player, owner, label, first, n);
-}
-
-int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first)
-{
-    return g->nopts > first ? pose(g, player, owner, label, first, g->nopts - first) : 0;
 }
 
 /* ---- lifecycle ---------------------------------------------------------------- */
@@ -315,38 +284,13 @@ int carc_draw(carc_game *g, int type)
     return 0;
 }
 
-int carc_choose(carc_game *g, int index)
+/* Puts every set-aside tile back into the pile (api return_set_aside). */
+int pile_return_aside(carc_game *g)
 {
-    if (!g->ndq || index < 0 || index >= g->dq[0].n) {
-        game_fail(g, "option %d is not on offer", index);
-        return -1;
-    }
-    decision d = g->dq[0];
-    carc_option opt = g->opts[d.first + index];
-    /* Drop the answered decision and its options. */
-    memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
-    g->ndq--;
-    int tail = g->nopts - (d.first + d.n);
-    memmove(&g->opts[d.first], &g->opts[d.first + d.n], (size_t)tail * sizeof *g->opts);
-    g->nopts -= d.n;
-    for (int i = 0; i < g->ndq; i++)
-        if (g->dq[i].first > d.first) g->dq[i].first -= d.n;
-
-    int rc;
-    if (opt.owner == 0) {
-        rc = kernel_apply(g, &opt, d.player);
-    } else {
-        plugin_slot *ps = owner_slot(g, opt.owner);
-        struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
-        rc = ps->apply ? ps->apply(&ctx, &opt, d.player) : -1;
-        if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
-    }
-    if (rc < 0 || g->failed) return -1;
-    carc_event e = {0};
-    e.player = d.player;
-    e.option = &opt;
-    e.tile = opt.tile;
-    return dispatch(g, CARC_EV_OPTION_CHOSEN, &e);
+    int n = g->naside;
+    for (int i = 0; i < n; i++) g->pile[g->npile++] = g->aside[i];
+    g->naside = 0;
+    return n;
 }
 
 int carc_end_now(carc_game *g)
@@ -361,67 +305,3 @@ int carc_end_now(carc_game *g)
     return 0;
 }
 
-/* ---- queries ---------------------------------------------------------------- */
-
-const carc_rules *carc_game_rules(const carc_game *g) { return g->rules; }
-const char *carc_game_error(const carc_game *g) { return g->error; }
-int carc_players(const carc_game *g) { return g->nplayers; }
-const char *carc_player_name(const carc_game *g, int seat) { return g->names[seat]; }
-int carc_score(const carc_game *g, int seat) { return g->score[seat]; }
-int carc_turn_number(const carc_game *g) { return g->turn.number; }
-int carc_active_player(const carc_game *g) { return g->turn.active; }
-int carc_pile_left(const carc_game *g) { return g->npile; }
-int carc_last_drawn(const carc_game *g) { return g->turn.drawn; }
-int carc_is_finished(const carc_game *g) { return g->finished; }
-
-int carc_supply(const carc_game *g, int seat, const char *figure_kind)
-{
-    int k = rules_figkind(g->rules, figure_kind);
-    return k < 0 ? -1 : g->supply[seat][k];
-}
-
-int carc_decision_player(const carc_game *g) { return g->ndq ? g->dq[0].player : -1; }
-const char *carc_decision_label(const carc_game *g) { return g->ndq ? g->dq[0].label : ""; }
-int carc_option_count(const carc_game *g) { return g->ndq ? g->dq[0].n : 0; }
-
-const carc_option *carc_option_at(const carc_game *g, int i)
-{
-    return g->ndq && i >= 0 && i < g->dq[0].n ? &g->opts[g->dq[0].first + i] : NULL;
-}
-
-int carc_events(const carc_game *g) { return g->nlog; }
-const carc_award *carc_event_at(const carc_game *g, int i) { return &g->log[i]; }
-const char *carc_reason_name(const carc_rules *r, int reason)
-{
-    return reason >= 0 && reason < r->nreasons ? r->reasons[reason] : "?";
-}
-
-int carc_tiles_placed(const carc_game *g) { return g->ntiles; }
-void carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int *type)
-{
-    const placed *p = &g->tiles[i];
-    *x = p->x;
-    *y = p->y;
-    *rot = p->rot;
-    *type = p->type;
-}
-int carc_tile_index_at(const carc_game *g, int x, int y) { return board_tile_at(g, x, y); }
-int carc_count_placements(const carc_game *g, int type) { return board_count_placements(g, type); }
-
-int carc_figures(const carc_game *g) { return g->nfigs; }
-int carc_figure(const carc_game *g, int f, int *kind, int *owner, int *where, int *tile, int *seg,
-                int *space)
-{
-    if (f < 0 || f >= g->nfigs) return -1;
-    const figure *fg = &g->figs[f];
-    *kind = fg->kind;
-    *owner = fg->owner;
-    *where = fg->where;
-    *tile = fg->tile;
-    *seg = fg->seg;
-    *space = fg->space;
-    return 0;
-}
-const char *carc_figure_kind_name(const carc_rules *r, int kind) { return r->figkinds[kind].name; }
-int carc_feature_of(const carc_game *g, int tile, int seg) { return feat_root_c(g, g->tiles[tile].node0 + seg); }
-int carc_feature_complete(const carc_game *g, int feature) { return feat_is_complete(g, feature); }

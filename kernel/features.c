@@ -91,6 +91,22 @@ void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS])
     }
 }
 
+/* The feature's segments: up to max (tile, seg) pairs (either array may be
+ * NULL); returns how many it has. */
+int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max)
+{
+    int n = 0, i = root;
+    do {
+        if (n < max) {
+            if (tiles) tiles[n] = g->nodes[i].tile;
+            if (segs) segs[n] = g->nodes[i].seg;
+        }
+        n++;
+        i = g->nodes[i].next;
+    } while (i != root);
+    return n;
+}
+
 /* Distinct city features a field touches, in the order first met. */
 int feat_bordering_cities(carc_game *g, int field_root, int *out, int max)
 {

@@ -1,6 +1,8 @@
 /* figures.c - everything that stands somewhere: followers on segments,
- * neutral figures on tiles, robbers on the score track. Slots are stable
- * (a removed figure leaves a free slot) so plugins may keep figure ids. */
+ * neutral figures on tiles, robbers on the score track, and every move of
+ * one: standing, moving, removing (with its event), followers going home
+ * after scoring. Slots are stable (a removed figure leaves a free slot) so
+ * plugins may keep figure ids. */
 #include "core.h"
 
 int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space)
@@ -23,6 +25,38 @@ int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int
         g->nodes[root].occupants++;
     }
     return f;
+}
+
+/* Stands a figure (api figure_place): from its owner's supply when
+ * from_supply. Its id, or -1 when the supply has none, -2 when the table is
+ * full. */
+int fig_place(carc_game *g, int kind, int owner, int where, int tile, int seg, int space, bool from_supply)
+{
+    if (from_supply) {
+        if (owner < 0 || g->supply[owner][kind] == 0) return -1;
+        g->supply[owner][kind]--;
+    }
+    int f = fig_add(g, kind, owner, where, where == WHERE_TILE || where == WHERE_SEGMENT ? tile : -1,
+                    where == WHERE_SEGMENT ? seg : -1, where == WHERE_TRACK ? space : 0);
+    if (f < 0) {
+        if (from_supply) g->supply[owner][kind]++;
+        return -2;
+    }
+    return f;
+}
+
+/* Moves a standing figure to another place; a follower leaves its feature's
+ * occupants and joins the new one's. */
+void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
+{
+    figure *fg = &g->figs[f];
+    bool follower = g->rules->figkinds[fg->kind].follower;
+    if (follower && fg->where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[fg->tile].node0 + fg->seg)].occupants--;
+    fg->where = (uint8_t)where;
+    fg->tile = where == WHERE_TRACK ? -1 : tile;
+    fg->seg = where == WHERE_SEGMENT ? seg : -1;
+    fg->space = where == WHERE_TRACK ? space : 0;
+    if (follower && where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
 }
 
 /* Takes a figure from its owner's supply and stands it on a segment. */
@@ -55,4 +89,41 @@ int fig_on_feature(const carc_game *g, int root, int *out, int max)
             out[n++] = f;
     }
     return n;
+}
+
+/* Removes a figure (to the supply unless how is CARC_GONE_BOX) and raises
+ * CARC_EV_FIGURE_REMOVED. */
+int fig_remove_event(carc_game *g, int f, int how, int feature)
+{
+    figure fg = g->figs[f];
+    fig_remove(g, f, how != CARC_GONE_BOX);
+    carc_event e = {0};
+    e.figure = f;
+    e.player = fg.owner;
+    e.tile = fg.tile;
+    e.feature = feature;
+    e.flags = how;
+    e.value = fg.kind;
+    return dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
+}
+
+/* The feature a figure stands on, or -1 when it stands on no segment. */
+int fig_feature(carc_game *g, int f)
+{
+    const figure *fg = &g->figs[f];
+    return fg->where == WHERE_SEGMENT ? feat_find(g, g->tiles[fg->tile].node0 + fg->seg) : -1;
+}
+
+/* Returns the followers of a scored feature (BASE-19); a figure kind marked
+ * boxed-when-scored (the Prophet, ARK-15) leaves the game instead. */
+void fig_return_followers(carc_game *g, int root)
+{
+    int figs[64];
+    int n = fig_on_feature(g, root, figs, 64);
+    for (int i = 0; i < n; i++) {
+        const figure *fg = &g->figs[figs[i]];
+        if (!g->rules->figkinds[fg->kind].follower) continue;
+        fig_remove_event(g, figs[i], g->rules->figkinds[fg->kind].boxed_when_scored ? CARC_GONE_BOX : CARC_GONE_SCORED,
+                         root);
+    }
 }

@@ -1,7 +1,94 @@
-/* query.c - read-only queries of the rules' registries and tile types, for
- * programs that draw a game (carc render, the terminal board). Nothing here
- * changes a game or the rules. */
+/* query.c - the public read-only queries of carc.h: a game's players,
+ * scores, pending decision, scoring events, board, figures, segments and
+ * features, and the rules' registries and tile types (for programs that draw
+ * a game: carc render, the terminal board). Nothing here changes a game or
+ * the rules. */
 #include "core.h"
+
+/* ---- a game ---------------------------------------------------------------------- */
+
+const carc_rules *carc_game_rules(const carc_game *g) { return g->rules; }
+const char *carc_game_error(const carc_game *g) { return g->error; }
+int carc_players(const carc_game *g) { return g->nplayers; }
+const char *carc_player_name(const carc_game *g, int seat) { return g->names[seat]; }
+int carc_score(const carc_game *g, int seat) { return g->score[seat]; }
+int carc_turn_number(const carc_game *g) { return g->turn.number; }
+int carc_active_player(const carc_game *g) { return g->turn.active; }
+int carc_pile_left(const carc_game *g) { return g->npile; }
+int carc_last_drawn(const carc_game *g) { return g->turn.drawn; }
+int carc_is_finished(const carc_game *g) { return g->finished; }
+
+int carc_supply(const carc_game *g, int seat, const char *figure_kind)
+{
+    int k = rules_figkind(g->rules, figure_kind);
+    return k < 0 ? -1 : g->supply[seat][k];
+}
+
+int carc_decision_player(const carc_game *g) { return g->ndq ? g->dq[0].player : -1; }
+const char *carc_decision_label(const carc_game *g) { return g->ndq ? g->dq[0].label : ""; }
+int carc_option_count(const carc_game *g) { return g->ndq ? g->dq[0].n : 0; }
+
+const carc_option *carc_option_at(const carc_game *g, int i)
+{
+    return g->ndq && i >= 0 && i < g->dq[0].n ? &g->opts[g->dq[0].first + i] : NULL;
+}
+
+int carc_events(const carc_game *g) { return g->nlog; }
+const carc_award *carc_event_at(const carc_game *g, int i) { return &g->log[i]; }
+const char *carc_reason_name(const carc_rules *r, int reason)
+{
+    return reason >= 0 && reason < r->nreasons ? r->reasons[reason] : "?";
+}
+
+int carc_tiles_placed(const carc_game *g) { return g->ntiles; }
+void carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int *type)
+{
+    const placed *p = &g->tiles[i];
+    *x = p->x;
+    *y = p->y;
+    *rot = p->rot;
+    *type = p->type;
+}
+int carc_tile_index_at(const carc_game *g, int x, int y) { return board_tile_at(g, x, y); }
+int carc_count_placements(const carc_game *g, int type) { return board_count_placements(g, type); }
+
+int carc_figures(const carc_game *g) { return g->nfigs; }
+int carc_figure(const carc_game *g, int f, int *kind, int *owner, int *where, int *tile, int *seg,
+                int *space)
+{
+    if (f < 0 || f >= g->nfigs) return -1;
+    const figure *fg = &g->figs[f];
+    *kind = fg->kind;
+    *owner = fg->owner;
+    *where = fg->where;
+    *tile = fg->tile;
+    *seg = fg->seg;
+    *space = fg->space;
+    return 0;
+}
+const char *carc_figure_kind_name(const carc_rules *r, int kind) { return r->figkinds[kind].name; }
+int carc_feature_of(const carc_game *g, int tile, int seg) { return feat_root_c(g, g->tiles[tile].node0 + seg); }
+int carc_feature_complete(const carc_game *g, int feature) { return feat_is_complete(g, feature); }
+
+/* ---- segments of placed tiles ------------------------------------------------------ */
+
+int carc_segment_at_port(const carc_game *g, int tile, int port) { return seg_at_port(g, tile, port); }
+
+int carc_segment_kind(const carc_game *g, int tile, int seg)
+{
+    return g->rules->types[g->tiles[tile].type].segs[seg].kind;
+}
+
+int carc_segment_canonical_port(const carc_game *g, int tile, int seg) { return seg_canonical_port(g, tile, seg); }
+const char *carc_kind_name(const carc_rules *r, int kind) { return kind_name(r, kind); }
+
+int carc_segment_count(const carc_game *g, int tile) { return g->rules->types[g->tiles[tile].type].nsegs; }
+int carc_segment_name(const carc_game *g, int tile, int seg, char *buf, size_t n)
+{
+    return seg_name(g, tile, seg, buf, n);
+}
+
+/* ---- the rules' registries and tile types ---------------------------------------- */
 
 int carc_kinds(const carc_rules *r) { return r->nkinds; }
 int carc_marks(const carc_rules *r) { return r->nmarks; }

@@ -271,6 +271,59 @@ static void list_options(const carc_game *g, char *out, size_t n)
     }
 }
 
+int carc_record_advance(carc_game *g, const carc_record *rec, int *next)
+{
+    if (*next < rec->nlines && strcmp(rec->lines[*next].text, "end") == 0) {
+        carc_end_now(g);
+        (*next)++;
+    }
+    return carc_advance(g);
+}
+
+int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next, char *err, size_t errn)
+{
+    const carc_record_line *l = *next < rec->nlines ? &rec->lines[*next] : NULL;
+    if (status == CARC_FAILED)
+        return fail_at(err, errn, rec->path, l ? l->line : 0, "the game stopped: %s", carc_game_error(g));
+    if (status == CARC_FINISHED) {
+        if (l) return fail_at(err, errn, rec->path, l->line, "'%s' after the end of the game", l->text);
+        return CARC_RECORD_STOPPED;
+    }
+    if (status == CARC_NEED_DRAW) {
+        if (!l) return CARC_RECORD_STOPPED; /* a game in progress, waiting for its next tile */
+        if (strncmp(l->text, "draw ", 5) != 0) {
+            /* The record leaves this draw to the seeded pile. */
+            if (carc_draw(g, -1) < 0)
+                return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
+            return CARC_RECORD_PLAYED;
+        }
+        const carc_rules *rules = carc_game_rules(g);
+        const char *name = l->text + 5;
+        while (*name == ' ') name++;
+        int type = carc_tile_type_find(rules, name);
+        if (type < 0)
+            return fail_at(err, errn, rec->path, l->line, "'%s': no tile %s in variant %s", l->text, name,
+                           carc_rules_name(rules));
+        if (carc_draw(g, type) < 0)
+            return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
+        (*next)++;
+        return CARC_RECORD_PLAYED;
+    }
+    /* CARC_NEED_CHOICE */
+    if (!l) return CARC_RECORD_STOPPED; /* a game in progress */
+    int k = carc_option_match(g, l->text);
+    if (k < 0) {
+        char opts[4096];
+        list_options(g, opts, sizeof opts);
+        return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
+                       l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
+    }
+    if (carc_choose(g, k) < 0)
+        return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
+    (*next)++;
+    return CARC_RECORD_PLAYED;
+}
+
 int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out,
                 char *err, size_t errn)
 {
@@ -284,52 +337,10 @@ int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out
         return -1;
     }
     *out = g;
-    int i = 0;
-    for (;;) {
-        if (i < rec->nlines && strcmp(rec->lines[i].text, "end") == 0) {
-            carc_end_now(g);
-            i++;
-        }
-        int st = carc_advance(g);
-        const carc_record_line *l = i < rec->nlines ? &rec->lines[i] : NULL;
-        if (st == CARC_FAILED) {
-            return fail_at(err, errn, rec->path, l ? l->line : 0, "the game stopped: %s", carc_game_error(g));
-        }
-        if (st == CARC_FINISHED) {
-            if (l) return fail_at(err, errn, rec->path, l->line, "'%s' after the end of the game", l->text);
-            return 0;
-        }
-        if (st == CARC_NEED_DRAW) {
-            if (l && strncmp(l->text, "draw ", 5) == 0) {
-                const char *name = l->text + 5;
-                while (*name == ' ') name++;
-                int type = carc_tile_type_find(rules, name);
-                if (type < 0)
-                    return fail_at(err, errn, rec->path, l->line, "'%s': no tile %s in variant %s", l->text, name,
-                                   carc_rules_name(rules));
-                if (carc_draw(g, type) < 0)
-                    return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
-                i++;
-            } else if (!l) {
-                return 0; /* a game in progress, waiting for its next tile */
-            } else {
-                carc_draw(g, -1);
-            }
-            continue;
-        }
-        /* CARC_NEED_CHOICE */
-        if (!l) return 0; /* a game in progress */
-        int k = carc_option_match(g, l->text);
-        if (k < 0) {
-            char opts[4096];
-            list_options(g, opts, sizeof opts);
-            return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
-                           l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
-        }
-        if (carc_choose(g, k) < 0)
-            return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
-        i++;
-    }
+    int next = 0, rc;
+    do rc = carc_record_step(g, carc_record_advance(g, rec, &next), rec, &next, err, errn);
+    while (rc == CARC_RECORD_PLAYED);
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- writing ------------------------------------------------------------------------ */

@@ -52,6 +52,27 @@ carc_rules *carc_record_rules(const carc_record *rec, char *err, size_t errn);
 int carc_replay(const carc_record *rec, const carc_rules *rules, carc_game **out,
                 char *err, size_t errn);
 
+/* Playing a record line by line (carc_replay, carc render's frames):
+ *
+ *     int next = 0, rc;
+ *     do rc = carc_record_step(g, carc_record_advance(g, rec, &next), rec, &next, err, errn);
+ *     while (rc == CARC_RECORD_PLAYED);
+ *
+ * carc_record_advance takes an `end` line at *next (the game ends after this
+ * turn) and advances the game; carc_record_step answers the stop it reached
+ * with the line at *next: a `draw SET:ID` line names the tile, any other
+ * line leaves the draw to the seeded pile; a decision takes the option the
+ * line matches. *next moves past each line used. */
+enum { CARC_RECORD_PLAYED = 0, CARC_RECORD_STOPPED = 1 };
+/* Advances the game, taking an `end` line first. Returns carc_advance's status. */
+int carc_record_advance(carc_game *g, const carc_record *rec, int *next);
+/* CARC_RECORD_PLAYED: a line (or a seeded draw) answered the stop;
+ * CARC_RECORD_STOPPED: the game is finished, or waits with no line left (a
+ * game in progress); -1: the game failed, or the line does not fit (err has
+ * "file:line: message", with the legal options for a line that matches
+ * none). */
+int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next, char *err, size_t errn);
+
 /* A record being written while a game is played. */
 typedef struct carc_record_writer {
     char *buf;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "core.h"
-#include "kernel_phases.h"
 
 static int find_name(const char (*names)[NAME_LEN], int n, const char *name)
 {
@@ -59,16 +58,55 @@ int rules_add_kind(struct carc_rules *r, const char *name, int owner)
     return r->nkinds++;
 }
 
-static void builtin_kind(struct carc_rules *r, const char *name, enum carc_completion c,
-                         bool line, bool deployable, bool scored, char letter)
+/* A kind a plugin defines (api define_kind): its completion rule, flags and
+ * a scoring reason of its name. */
+int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completion completion, int flags,
+                      int owner)
 {
-    int i = rules_add_kind(r, name, 0);
-    kind_def *k = &r->kinds[i];
-    k->completion = c;
-    k->line = line;
-    k->deployable = deployable;
-    k->kernel_scored = scored;
-    k->letter = letter;
+    int k = rules_add_kind(r, name, owner);
+    if (k < 0) return -1;
+    kind_def *kd = &r->kinds[k];
+    kd->owner = owner;
+    kd->completion = completion;
+    kd->deployable = flags & CARC_KIND_DEPLOYABLE;
+    kd->line = flags & CARC_KIND_LINE;
+    kd->kernel_scored = flags & CARC_KIND_KERNEL_SCORED;
+    rules_add_reason(r, name);
+    return k;
+}
+
+int rules_add_figkind(struct carc_rules *r, const char *name, int per_player, bool follower,
+                      bool boxed_when_scored, int owner)
+{
+    if (r->nfigkinds >= MAX_FIGKINDS) return -1;
+    figkind_def *f = &r->figkinds[r->nfigkinds];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, NAME_LEN, "%s", name);
+    f->per_player = per_player;
+    f->follower = follower;
+    f->boxed_when_scored = boxed_when_scored;
+    f->owner = owner;
+    return r->nfigkinds++;
+}
+
+int rules_phase_find(const phase_def *list, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(list[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* Puts a phase at index `at` of a phase list (the caller checked the room). */
+void rules_phase_insert(phase_def *list, int *n, int at, const char *name, phase_fn fn, int owner, void *user)
+{
+    memmove(&list[at + 1], &list[at], (size_t)(*n - at) * sizeof *list);
+    (*n)++;
+    phase_def *p = &list[at];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, NAME_LEN, "%s", name);
+    p->fn = fn;
+    p->owner = owner;
+    p->user = user;
 }
 
 static option_def *add_option(struct carc_rules *r, const char *key, const char *help)
@@ -108,37 +146,6 @@ int rules_define_int(struct carc_rules *r, const char *key, int def, int min, in
     o->max = max;
     o->owner = owner;
     return (int)(o - r->opts);
-}
-
-void rules_init_builtins(struct carc_rules *r)
-{
-    builtin_kind(r, "road", CARC_COMPLETE_PORTS, true, true, true, 'R');
-    builtin_kind(r, "city", CARC_COMPLETE_PORTS, false, true, true, 'C');
-    builtin_kind(r, "field", CARC_COMPLETE_NEVER, false, true, false, 'F');
-    builtin_kind(r, "cloister", CARC_COMPLETE_RING, false, true, true, 0);
-    rules_add_mark(r, "pennant");
-    rules_add_tmark(r, "start");
-    rules_add_reason(r, "road");
-    rules_add_reason(r, "city");
-    rules_add_reason(r, "cloister");
-    rules_add_reason(r, "farm");
-    figkind_def *f = &r->figkinds[r->nfigkinds++];
-    snprintf(f->name, NAME_LEN, "follower");
-    f->follower = true;
-
-    rules_define_enum(r, "farm-scoring", "per-farm none per-city-once city-majority",
-                      "how farms score at the end (BASE-22)", 0);
-    rules_define_enum(r, "small-city", "off on",
-                      "a completed 2-tile city scores 2, its pennants 1 each", 0);
-    rules_define_enum(r, "incomplete-features", "score none",
-                      "incomplete features score at the end (BASE-21) or not", 0);
-    rules_define_enum(r, "unplaceable-tile", "discard reshuffle",
-                      "a tile with no legal placement is discarded (BASE-6) or goes back", 0);
-    rules_define_int(r, "followers-per-player", 7, 0, 99,
-                     "followers in each player's supply (BASE-2)", 0);
-    r->min_players = 2;
-    r->max_players = CARC_MAX_PLAYERS;
-    kernel_phases_register(r);
 }
 
 option_def *rules_option(struct carc_rules *r, const char *key)

@@ -1,23 +1,15 @@
-/* kernel_phases.c - the base game's turn (BASE-4) as phases:
+/* base.c - the base game, owner 0 of every rules: its kinds, mark, reasons,
+ * figure and options (rules_init_builtins), its turn (BASE-4) as phases:
  *   turn-start, draw, place, action, score, turn-end
  * and the end of the game (BASE-20..22):
  *   game-end, final-features, final-farms, final-score
- * Plugins insert their own phases between these by name. */
+ * its options (place, deploy, pass): what they offer, their record texts
+ * and what choosing one does. Plugins insert their own phases between these
+ * by name; the phase machine that runs them is in engine.c. */
 #include <stdio.h>
 #include <string.h>
 
-#include "api.h"
 #include "core.h"
-#include "kernel_phases.h"
-
-static int add_phase(phase_def *list, int *n, const char *name, phase_fn fn)
-{
-    phase_def *p = &list[(*n)++];
-    memset(p, 0, sizeof *p);
-    snprintf(p->name, NAME_LEN, "%s", name);
-    p->fn = fn;
-    return 0;
-}
 
 static int ph_turn_start(struct carc_ctx *ctx, int step)
 {
@@ -94,7 +86,7 @@ static int ph_place(struct carc_ctx *ctx, int step)
             if (((sig[r] ^ f->req) & f->mask) != 0) continue;
             carc_option *o = opt_push(g);
             if (!o) return -1;
-            o->code = KOPT_PLACE;
+            o->code = BASE_OPT_PLACE;
             o->arg[0] = f->x;
             o->arg[1] = f->y;
             o->arg[2] = r;
@@ -117,7 +109,7 @@ static void offer_deploys(carc_game *g)
         if (g->nodes[root].occupants) continue;
         carc_option *o = opt_push(g);
         if (!o) return;
-        o->code = KOPT_DEPLOY;
+        o->code = BASE_OPT_DEPLOY;
         o->tile = t;
         o->seg = s;
         o->arg[0] = CARC_FIG_FOLLOWER;
@@ -129,8 +121,7 @@ static int ph_action(struct carc_ctx *ctx, int step)
     carc_game *g = ctx->g;
     if (step > 0) return PHASE_DONE;
     int first = g->nopts;
-    g->building = true;
-    g->build_first = first;
+    decision_build_begin(g);
     offer_deploys(g);
     carc_event e = {0};
     e.player = g->turn.active;
@@ -140,33 +131,16 @@ static int ph_action(struct carc_ctx *ctx, int step)
         g->filtering = true;
         dispatch(g, CARC_EV_ACTION_FILTER, &e);
         g->filtering = false;
-        int w = first; /* drop vetoed options (owner set to 0xffff) */
-        for (int i = first; i < g->nopts; i++)
-            if (g->opts[i].owner != 0xffff) g->opts[w++] = g->opts[i];
-        g->nopts = w;
+        decision_drop_vetoed(g);
     }
-    g->building = false;
+    decision_build_end(g);
     if (!g->turn.action_forbid_pass || g->nopts == first) {
         carc_option *o = opt_push(g);
         if (!o) return -1;
-        o->code = KOPT_PASS;
+        o->code = BASE_OPT_PASS;
     }
     decision_pose_built(g, g->turn.active, 0, "action", first);
     return PHASE_AGAIN;
-}
-
-/* Returns the followers of a scored feature (BASE-19); a figure kind marked
- * boxed-when-scored (the Prophet, ARK-15) leaves the game instead. */
-void return_followers(carc_game *g, int root)
-{
-    int figs[64];
-    int n = fig_on_feature(g, root, figs, 64);
-    for (int i = 0; i < n; i++) {
-        const figure *fg = &g->figs[figs[i]];
-        if (!g->rules->figkinds[fg->kind].follower) continue;
-        figure_remove_event(g, figs[i], g->rules->figkinds[fg->kind].boxed_when_scored ? CARC_GONE_BOX : CARC_GONE_SCORED,
-                            root);
-    }
 }
 
 /* Scores what the placement completed (BASE-10, BASE-15..19): roads, cities
@@ -193,7 +167,7 @@ static int ph_score(struct carc_ctx *ctx, int step)
     batch_commit(g, g->turn.active);
     for (int i = 0; i < g->turn.ncompleted; i++) {
         int root = g->turn.completed[i];
-        if (g->nodes[root].flags & NODE_SCORED) return_followers(g, root);
+        if (g->nodes[root].flags & NODE_SCORED) fig_return_followers(g, root);
     }
     e.feature = -1;
     dispatch(g, CARC_EV_SCORE, &e);
@@ -244,24 +218,14 @@ static int ph_final_score(struct carc_ctx *ctx, int step)
     return PHASE_DONE;
 }
 
-void kernel_phases_register(struct carc_rules *r)
-{
-    add_phase(r->turn_phases, &r->nturn_phases, "turn-start", ph_turn_start);
-    add_phase(r->turn_phases, &r->nturn_phases, "draw", ph_draw);
-    add_phase(r->turn_phases, &r->nturn_phases, "place", ph_place);
-    add_phase(r->turn_phases, &r->nturn_phases, "action", ph_action);
-    add_phase(r->turn_phases, &r->nturn_phases, "score", ph_score);
-    add_phase(r->turn_phases, &r->nturn_phases, "turn-end", ph_turn_end);
-    add_phase(r->end_phases, &r->nend_phases, "game-end", ph_game_end);
-    add_phase(r->end_phases, &r->nend_phases, "final-features", ph_final_features);
-    add_phase(r->end_phases, &r->nend_phases, "final-farms", ph_final_farms);
-    add_phase(r->end_phases, &r->nend_phases, "final-score", ph_final_score);
-}
+/* ---- the base game's options: place, deploy, pass ------------------------- */
 
-int kernel_apply(carc_game *g, const carc_option *opt, int player)
+/* Carries out an option the base game offered (owner 0's apply). */
+static int base_apply(struct carc_ctx *ctx, const carc_option *opt, int player)
 {
+    carc_game *g = ctx->g;
     switch (opt->code) {
-    case KOPT_PLACE: {
+    case BASE_OPT_PLACE: {
         int t = board_place(g, g->turn.drawn, opt->arg[0], opt->arg[1], opt->arg[2]);
         if (t < 0) {
             game_fail(g, "board full");
@@ -273,16 +237,100 @@ int kernel_apply(carc_game *g, const carc_option *opt, int player)
         e.tile = t;
         return dispatch(g, CARC_EV_TILE_PLACED, &e);
     }
-    case KOPT_DEPLOY:
+    case BASE_OPT_DEPLOY:
         if (fig_place_segment(g, opt->arg[0], player, opt->tile, opt->seg) < 0) {
             game_fail(g, "no figure in supply to deploy");
             return -1;
         }
         return 0;
-    case KOPT_PASS:
+    case BASE_OPT_PASS:
         return 0;
     default:
         game_fail(g, "unknown kernel option %d", opt->code);
         return -1;
     }
+}
+
+/* The record text of a base-game option (owner 0's format; records.md,
+ * "Option texts"). */
+static int base_format(struct carc_ctx *ctx, const carc_option *o, char *buf, size_t n)
+{
+    const carc_game *g = ctx->g;
+    switch (o->code) {
+    case BASE_OPT_PLACE:
+        return snprintf(buf, n, "place %d,%d r%d", o->arg[0], o->arg[1], o->arg[2] * 90);
+    case BASE_OPT_DEPLOY: {
+        char seg[64];
+        seg_name(g, o->tile, o->seg, seg, sizeof seg);
+        return snprintf(buf, n, "deploy %s %s", g->rules->figkinds[o->arg[0]].name, seg);
+    }
+    case BASE_OPT_PASS:
+        return snprintf(buf, n, "pass");
+    default:
+        return snprintf(buf, n, "?");
+    }
+}
+
+/* ---- registration ------------------------------------------------------------ */
+
+static void builtin_kind(struct carc_rules *r, const char *name, enum carc_completion c,
+                         bool line, bool deployable, bool scored, char letter)
+{
+    int i = rules_add_kind(r, name, 0);
+    kind_def *k = &r->kinds[i];
+    k->completion = c;
+    k->line = line;
+    k->deployable = deployable;
+    k->kernel_scored = scored;
+    k->letter = letter;
+}
+
+static void base_phase(phase_def *list, int *n, const char *name, phase_fn fn)
+{
+    rules_phase_insert(list, n, *n, name, fn, 0, NULL);
+}
+
+/* The base game into fresh rules: what every variant starts from. */
+void rules_init_builtins(struct carc_rules *r)
+{
+    builtin_kind(r, "road", CARC_COMPLETE_PORTS, true, true, true, 'R');
+    builtin_kind(r, "city", CARC_COMPLETE_PORTS, false, true, true, 'C');
+    builtin_kind(r, "field", CARC_COMPLETE_NEVER, false, true, false, 'F');
+    builtin_kind(r, "cloister", CARC_COMPLETE_RING, false, true, true, 0);
+    rules_add_mark(r, "pennant");
+    rules_add_tmark(r, "start");
+    rules_add_reason(r, "road");
+    rules_add_reason(r, "city");
+    rules_add_reason(r, "cloister");
+    rules_add_reason(r, "farm");
+    rules_add_figkind(r, "follower", 0, true, false, 0);
+
+    rules_define_enum(r, "farm-scoring", "per-farm none per-city-once city-majority",
+                      "how farms score at the end (BASE-22)", 0);
+    rules_define_enum(r, "small-city", "off on",
+                      "a completed 2-tile city scores 2, its pennants 1 each", 0);
+    rules_define_enum(r, "incomplete-features", "score none",
+                      "incomplete features score at the end (BASE-21) or not", 0);
+    rules_define_enum(r, "unplaceable-tile", "discard reshuffle",
+                      "a tile with no legal placement is discarded (BASE-6) or goes back", 0);
+    rules_define_int(r, "followers-per-player", 7, 0, 99,
+                     "followers in each player's supply (BASE-2)", 0);
+    r->min_players = 2;
+    r->max_players = CARC_MAX_PLAYERS;
+
+    base_phase(r->turn_phases, &r->nturn_phases, "turn-start", ph_turn_start);
+    base_phase(r->turn_phases, &r->nturn_phases, "draw", ph_draw);
+    base_phase(r->turn_phases, &r->nturn_phases, "place", ph_place);
+    base_phase(r->turn_phases, &r->nturn_phases, "action", ph_action);
+    base_phase(r->turn_phases, &r->nturn_phases, "score", ph_score);
+    base_phase(r->turn_phases, &r->nturn_phases, "turn-end", ph_turn_end);
+    base_phase(r->end_phases, &r->nend_phases, "game-end", ph_game_end);
+    base_phase(r->end_phases, &r->nend_phases, "final-features", ph_final_features);
+    base_phase(r->end_phases, &r->nend_phases, "final-farms", ph_final_farms);
+    base_phase(r->end_phases, &r->nend_phases, "final-score", ph_final_score);
+
+    /* Owner 0's slot: its name in messages, how its options read and act. */
+    snprintf(r->base.name, NAME_LEN, "kernel");
+    r->base.format = base_format;
+    r->base.apply = base_apply;
 }

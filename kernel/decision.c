@@ -1,0 +1,215 @@
+/* decision.c - decisions and their options: options pushed and posed as a
+ * decision, the queue of decisions, the action decision built in rounds
+ * (offer, veto), choosing an option (its owner applies it), and the record
+ * text of an option, written and matched. Who owns an option gives its text
+ * and carries it out: owner 0 is the base game (base.c), owner n the
+ * plugin in slot n - 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+/* The slot that formats and applies an owner's options. */
+static const plugin_slot *option_owner(const carc_game *g, int owner)
+{
+    return owner == 0 ? &g->rules->base : owner_slot(g, owner);
+}
+
+carc_option *opt_push(carc_game *g)
+{
+    if (g->nopts == g->cap_opts) {
+        int cap = g->cap_opts ? g->cap_opts * 2 : 256;
+        carc_option *o = realloc(g->opts, (size_t)cap * sizeof *o);
+        if (!o) {
+            game_fail(g, "out of memory");
+            return NULL;
+        }
+        g->opts = o;
+        g->cap_opts = cap;
+    }
+    carc_option *o = &g->opts[g->nopts++];
+    memset(o, 0, sizeof *o);
+    o->tile = o->seg = -1;
+    return o;
+}
+
+/* Queues a decision whose options are the last n pushed with opt_push. */
+static int pose(carc_game *g, int player, int owner, const char *label, int first, int n)
+{
+    if (g->ndq >= (int)(sizeof g->dq / sizeof g->dq[0])) {
+        game_fail(g, "too many decisions pending");
+        return -1;
+    }
+    decision *d = &g->dq[g->ndq++];
+    d->player = player;
+    d->owner = owner;
+    d->first = first;
+    d->n = n;
+    snprintf(d->label, sizeof d->label, "%s", label);
+    return 0;
+}
+
+/* Poses a decision of `owner` with a copy of opts (api ask). */
+int decision_ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n)
+{
+    if (n <= 0) return 0; /* a decision without options is not asked */
+    int first = g->nopts;
+    for (int i = 0; i < n; i++) {
+        carc_option *o = opt_push(g);
+        if (!o) return -1;
+        *o = opts[i];
+        o->owner = (uint16_t)owner;
+    }
+    return pose(g, player, owner, label, first, n);
+}
+
+int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first)
+{
+    return g->nopts > first ? pose(g, player, owner, label, first, g->nopts - first) : 0;
+}
+
+/* ---- the action decision, built in rounds ----------------------------------- */
+
+/* Starts collecting the action decision's options (at the end of opts). */
+void decision_build_begin(carc_game *g)
+{
+    g->building = true;
+    g->build_first = g->nopts;
+}
+
+/* Options collected so far while the action decision is built. */
+int decision_offered(const carc_game *g) { return g->building ? g->nopts - g->build_first : 0; }
+
+const carc_option *decision_offered_at(const carc_game *g, int i)
+{
+    return g->building && i >= 0 && i < g->nopts - g->build_first ? &g->opts[g->build_first + i] : NULL;
+}
+
+/* Adds an option of `owner` to the action decision being built. */
+int decision_offer(carc_game *g, const carc_option *opt, int owner)
+{
+    carc_option *o = opt_push(g);
+    if (!o) return -1;
+    *o = *opt;
+    o->owner = (uint16_t)owner;
+    return 0;
+}
+
+/* Marks offered option i vetoed; action-filter's vetoes are dropped when
+ * the filter round ends. */
+void decision_veto(carc_game *g, int i) { g->opts[g->build_first + i].owner = OPTION_VETOED; }
+
+void decision_drop_vetoed(carc_game *g)
+{
+    int w = g->build_first;
+    for (int i = g->build_first; i < g->nopts; i++)
+        if (g->opts[i].owner != OPTION_VETOED) g->opts[w++] = g->opts[i];
+    g->nopts = w;
+}
+
+void decision_build_end(carc_game *g) { g->building = false; }
+
+/* ---- choosing ---------------------------------------------------------------- */
+
+int carc_choose(carc_game *g, int index)
+{
+    if (!g->ndq || index < 0 || index >= g->dq[0].n) {
+        game_fail(g, "option %d is not on offer", index);
+        return -1;
+    }
+    decision d = g->dq[0];
+    carc_option opt = g->opts[d.first + index];
+    /* Drop the answered decision and its options. */
+    memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
+    g->ndq--;
+    int tail = g->nopts - (d.first + d.n);
+    memmove(&g->opts[d.first], &g->opts[d.first + d.n], (size_t)tail * sizeof *g->opts);
+    g->nopts -= d.n;
+    for (int i = 0; i < g->ndq; i++)
+        if (g->dq[i].first > d.first) g->dq[i].first -= d.n;
+
+    const plugin_slot *ps = option_owner(g, opt.owner);
+    struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
+    int rc = ps->apply ? ps->apply(&ctx, &opt, d.player) : -1;
+    if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
+    if (rc < 0 || g->failed) return -1;
+    carc_event e = {0};
+    e.player = d.player;
+    e.option = &opt;
+    e.tile = opt.tile;
+    return dispatch(g, CARC_EV_OPTION_CHOSEN, &e);
+}
+
+/* ---- record texts ------------------------------------------------------------ */
+
+int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
+{
+    const plugin_slot *ps = option_owner(g, o->owner);
+    struct carc_ctx ctx = GAME_CTX((carc_game *)g, o->owner, ps->user);
+    if (o->owner == 0) return ps->format(&ctx, o, buf, n); /* the base game's texts are clean */
+    if (!ps->format || ps->format(&ctx, o, buf, n) < 0) return snprintf(buf, n, "%s?", ps->name);
+    /* The text becomes one line of a saved game: a plugin's or script's
+     * format must not break it (a newline would add lines, '#' starts a
+     * comment, a NUL cuts it, a blank line or `end` means something else). */
+    if (n == 0) return 0;
+    buf[n - 1] = 0;
+    size_t len = strlen(buf);
+    if (len > 900) buf[len = 900] = 0; /* records refuse lines over 1000 */
+    bool blank = true;
+    for (char *c = buf; *c; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '#') *c = '?';
+        if (*c != ' ') blank = false;
+    }
+    if (blank) return snprintf(buf, n, "%s?", ps->name);
+    char word[8];
+    if (sscanf(buf, " %7s", word) == 1 && strcmp(word, "end") == 0 && len + strlen(ps->name) + 2 < n) {
+        memmove(buf + strlen(ps->name) + 1, buf, len + 1);
+        memcpy(buf, ps->name, strlen(ps->name));
+        buf[strlen(ps->name)] = ':';
+    }
+    return (int)strlen(buf);
+}
+
+int carc_option_text(const carc_game *g, int i, char *buf, size_t n)
+{
+    const carc_option *o = carc_option_at(g, i);
+    if (!o) return -1;
+    return option_format(g, o, buf, n);
+}
+
+static int tokens(char *s, char **tok, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n == max) return -1;
+        tok[n++] = t;
+    }
+    return n;
+}
+
+int carc_option_match(const carc_game *g, const char *line)
+{
+    char lbuf[512];
+    if (strlen(line) >= sizeof lbuf) return -1;
+    snprintf(lbuf, sizeof lbuf, "%s", line);
+    char *lt[32];
+    int nl = tokens(lbuf, lt, 32);
+    if (nl <= 0) return -1;
+    int n = carc_option_count(g);
+    for (int i = 0; i < n; i++) {
+        char obuf[512];
+        carc_option_text(g, i, obuf, sizeof obuf);
+        char *ot[32];
+        int no = tokens(obuf, ot, 32);
+        if (no != nl) continue;
+        const carc_option *o = carc_option_at(g, i);
+        bool ok = true;
+        for (int k = 0; k < no && ok; k++) {
+            if (strcmp(ot[k], lt[k]) == 0) continue;
+            ok = strchr(ot[k], '@') && o->tile >= 0 && seg_by_name(g, o->tile, lt[k]) == o->seg;
+        }
+        if (ok) return i;
+    }
+    return -1;
+}
