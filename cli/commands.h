@@ -14,6 +14,8 @@ int cmd_variant(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_test(int argc, char **argv);
+int cmd_new(int argc, char **argv);
 
 /* Parses a whole unsigned number; false (and a message) if it is not one. */
 bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out);

@@ -28,7 +28,8 @@ void game_fail(carc_game *g, const char *fmt, ...)
 static const char *const event_names[CARC_EV_COUNT] = {
     "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
     "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
-    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score"};
+    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
+    "feature-majority", "award-order"};
 
 const char *carc_event_name(int event)
 {

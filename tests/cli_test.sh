@@ -78,9 +78,14 @@ check "no arguments: exit 2 with the usage" 2 "usage" "$CARC"
 check "unknown command: exit 2" 2 "unknown command" "$CARC" frobnicate
 check "carc --help: exit 0" 0 "usage" "$CARC" --help
 check "carc help: exit 0" 0 "usage" "$CARC" help
-for cmd in play sim replay tiles variants variant; do
+for cmd in play sim tournament compare stats replay render tiles variants variant test new; do
     check "carc $cmd --help: exit 0" 0 "usage" "$CARC" "$cmd" --help
 done
+# --help after a subcommand is help too, never a file or variant name.
+check "carc tiles check --help: exit 0" 0 "usage: carc tiles check" "$CARC" tiles check --help
+check "carc variant show --help: exit 0" 0 "usage: carc variant show" "$CARC" variant show --help
+check "carc stats merge --help: exit 0" 0 "usage: carc stats merge" "$CARC" stats merge --help
+check "carc new plugin --help: exit 0" 0 "usage: carc new" "$CARC" new plugin --help
 
 # ---- carc sim: argument errors -----------------------------------------------
 
@@ -438,6 +443,36 @@ if [ -f "$PLUGIN_SO" ]; then
 else
     fail "plugin path checks" "no test plugin at $PLUGIN_SO"
 fi
+
+# ---- carc test: scenario records' #! checks ------------------------------------
+
+check "carc test of a good record: ok and the closing count" 0 "1 passed, 0 failed" \
+    "$CARC" test tests/scenarios/base-small-city.rec
+check "carc test prints the record and its rules" 0 "ok   tests/scenarios/base-small-city.rec (BASE-" \
+    "$CARC" test tests/scenarios/base-small-city.rec
+sed 's/^#! expect Red \([0-9]*\)$/#! expect Red 999/' tests/scenarios/base-small-city.rec >"$T/wrong.rec"
+check "carc test of a wrong expectation fails and says why" 1 "Red scored" "$CARC" test "$T/wrong.rec"
+check "carc test counts the failure" 1 "0 passed, 1 failed" "$CARC" test "$T/wrong.rec"
+printf '#! rule BASE-1\n#! expcet Red 3\n' >"$T/typo.rec"
+check "carc test names the line of an unknown directive" 1 "typo.rec:2:" "$CARC" test "$T/typo.rec"
+mkdir -p "$T/recs/sub"
+cp tests/scenarios/base-small-city.rec "$T/recs/a.rec"
+cp tests/scenarios/base-city-pennants.rec "$T/recs/sub/b.rec"
+cp "$T/wrong.rec" "$T/recs/sub/c.rec"
+check "carc test DIR takes every record below it" 1 "2 passed, 1 failed" "$CARC" test "$T/recs"
+check "carc test of a missing file is an error" 2 "no such file" "$CARC" test "$T/nosuch.rec"
+check "carc test without a file: usage" 2 "usage" "$CARC" test
+
+# ---- carc new: starter plugin and script, as generated -------------------------
+
+mkdir -p "$T/new"
+check "carc new refuses a bad name" 2 "is not a name" sh -c "cd '$T/new' && '$CARC' new plugin 'My Rule'"
+check "carc new plugin writes a starter" 0 "my-rule/my-rule.c" sh -c "cd '$T/new' && '$CARC' new plugin my-rule"
+check "carc new refuses an existing directory" 1 "cannot create" sh -c "cd '$T/new' && '$CARC' new plugin my-rule"
+check "the starter plugin builds and passes carc test" 0 "1 passed, 0 failed" \
+    sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC'"
+check "carc new script writes a starter" 0 "my-lua/my-lua.lua" sh -c "cd '$T/new' && '$CARC' new script my-lua"
+check "the starter script passes carc test" 0 "1 passed, 0 failed" sh -c "cd '$T/new/my-lua' && '$CARC' test tests"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
