@@ -2,14 +2,15 @@
  * set inns-cathedrals, variants/inns-cathedrals.ini):
  *
  *  - the setup: 18 tiles, 6 inns, 2 cathedrals (IC-1), up to six players
- *    (IC-8);
+ *    (IC-8), one large follower each (IC-6);
  *  - seeded random games (2 to 6 players, every farm-scoring mode) with the
  *    kernel's invariants and, award by award, the expansion's: an `inn`
  *    award is for a completed road with an inn, 2 per tile (IC-2); a
  *    `cathedral` award for a completed city with a cathedral, 3 per tile
  *    and pennant (IC-4); no road or city award ever goes to a road with an
  *    inn or a city with a cathedral (those are `inn` and `cathedral`), so
- *    incomplete ones score nothing at the end (IC-3, IC-5); every record
+ *    incomplete ones score nothing at the end (IC-3, IC-5); each player's
+ *    large follower is in the supply or on the board (IC-6, IC-7); every record
  *    replays to the same final state. CARC_TEST_GAMES sets the number of
  *    games (default 1000);
  *  - a fifth of that many games with each other shipped module (ark,
@@ -46,6 +47,7 @@ typedef struct ic_checks {
     bool exact; /* values as the expansion alone gives them */
     int nlog;
     int inns, cathedrals; /* awards checked */
+    int large_on_board;   /* moves after which a large follower stood somewhere */
 } ic_checks;
 
 static int reason_id(const carc_rules *r, const char *name)
@@ -84,6 +86,13 @@ static void check_move(const carc_game *cg, void *user, bool final)
     (void)final;
     ic_checks *c = user;
     carc_game *g = (carc_game *)cg; /* the feature queries compress paths */
+    /* IC-6, IC-7: one large follower each, in the supply or on the board,
+     * back in the supply once its road, city or cloister has scored */
+    for (int p = 0; p < carc_players(g); p++) {
+        int on = figures_on_board(g, "large-follower", p);
+        assert_int_equal(carc_supply(g, p, "large-follower") + on, 1);
+        c->large_on_board += on;
+    }
     for (; c->nlog < carc_events(g); c->nlog++) {
         const carc_award *a = carc_event_at(g, c->nlog);
         if (a->feature < 0 || (a->flags & CARC_AWARD_BONUS)) continue;
@@ -147,7 +156,10 @@ static void test_setup(void **state)
     carc_game *g = carc_game_new(r, 6, NULL, 3, err, sizeof err);
     assert_non_null(g);
     assert_int_equal(carc_pile_left(g), 71 + 18);
-    for (int p = 0; p < 6; p++) assert_int_equal(carc_supply(g, p, "follower"), 7);
+    for (int p = 0; p < 6; p++) {
+        assert_int_equal(carc_supply(g, p, "follower"), 7);
+        assert_int_equal(carc_supply(g, p, "large-follower"), 1);
+    }
     carc_game_free(g);
     carc_rules_free(r);
 }
@@ -161,7 +173,7 @@ static void test_random_games(void **state)
         rules[m] = carc_variant_load("inns-cathedrals", &FARM_MODES[m], 1, err, sizeof err);
         if (!rules[m]) fail_msg("%s", err);
     }
-    int games = games_to_play(), inns = 0, cathedrals = 0;
+    int games = games_to_play(), inns = 0, cathedrals = 0, large = 0;
     for (int i = 0; i < games; i++) {
         int mode = (i / 5) % 4;
         ic_checks c;
@@ -169,9 +181,10 @@ static void test_random_games(void **state)
         play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, &FARM_MODES[mode], 1, check_move, &c);
         inns += c.inns;
         cathedrals += c.cathedrals;
+        large += c.large_on_board;
     }
     /* the checks had something to check */
-    assert_true(inns > games / 4);
+    assert_true(inns > games / 4 && large > games);
     if (games >= 300) assert_true(cathedrals > 0);
     for (int m = 0; m < 4; m++) carc_rules_free(rules[m]);
 }

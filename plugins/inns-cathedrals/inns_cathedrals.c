@@ -9,6 +9,11 @@
  *    at the end (IC-4, IC-5).
  *  - Those points are reported with the reasons `inn` and `cathedral`
  *    instead of `road` and `city`, so that `carc sim` shows them apart.
+ *  - Each player has one large follower (figure kind `large-follower`): a
+ *    follower kind of strength 2, deployed by the kernel wherever a follower
+ *    may go (`deploy large-follower road@E`), also through the magic portal
+ *    (IC-6, IC-7). The kernel counts its strength in every majority; the
+ *    plugin only declares it.
  *
  * The values are changed in feature-value, which the kernel raises for
  * every scoring of a road or city and for the bots' estimates, by what the
@@ -83,6 +88,10 @@ static int game_init(carc_ctx *ctx)
 
 static int init(carc_ctx *ctx)
 {
+    /* IC-6, IC-7: one per player, a follower counting 2, on every kind a
+     * follower may stand on, sent home like a follower when scored. */
+    const carc_figure_kind_def large = {"large-follower", 1, CARC_FIGURE_FOLLOWER | CARC_FIGURE_DEPLOYABLE, 2, NULL};
+    if (api->define_figure_kind(ctx, &large) < 0) return -1;
     if (api->define_mark(ctx, "inn") < 0 || api->define_mark(ctx, "cathedral") < 0 ||
         api->define_reason(ctx, "inn") < 0 || api->define_reason(ctx, "cathedral") < 0)
         return -1;
@@ -99,7 +108,7 @@ int carc_plugin_entry(const carc_api *a, carc_plugin_desc *desc)
     desc->api_version = CARC_API_VERSION;
     desc->name = "inns-cathedrals";
     desc->version = "1.0";
-    desc->description = "Inns & Cathedrals: inns on roads, cathedrals in cities";
+    desc->description = "Inns & Cathedrals: inns on roads, cathedrals in cities, the large follower";
     desc->init = init;
     return 0;
 }
