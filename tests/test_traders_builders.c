@@ -8,10 +8,16 @@
  *    player who placed that tile (TB-2); at the end the `goods` awards are
  *    exactly the bonus to the most holders of each good, ties included,
  *    nobody for a good nobody holds (TB-3); every record replays to the
- *    same final state. CARC_TEST_GAMES sets the number of games (default
- *    1000);
+ *    same final state; the builder and the pig: one each, in the supply or
+ *    on a road or city (a field) holding a follower (a farmer) of their
+ *    owner (TB-4, TB-6, TB-7); a turn whose tile extended its player's
+ *    builder's feature is followed by one more turn of that player, whose
+ *    tile gives no third (TB-5); every final farm award is 3 per completed
+ *    city (4 with city-majority), one more per city for the pig's owner
+ *    (TB-8). CARC_TEST_GAMES sets the number of games (default 1000);
  *  - a fifth of that many games with each other shipped module, with the
- *    same checks;
+ *    same checks but the farm values, which other modules change (the
+ *    Ark's fields pay for sheep);
  *  - clones go on like their originals; greedy bots play it through.
  */
 #include <setjmp.h>
@@ -40,11 +46,15 @@ static const char *const GOOD_NAMES[NGOODS] = {"wine", "grain", "cloth"};
 /* The model of the goods: who holds how many tokens, and which completed
  * cities have given theirs. */
 typedef struct tb_checks {
-    int city, goods[NGOODS], r_goods, bonus;
+    int road, city, field, goods[NGOODS], r_goods, r_farm, bonus, farm_mode;
     int nlog;
     int held[CARC_MAX_PLAYERS][NGOODS];
     int ncredited, credited[MAX_CITIES];
-    int tokens, bonuses; /* what was checked */
+    /* the turns: the last one seen, whether the next is an extra turn */
+    int turn, active, placed;
+    bool extra_now, extra_next;
+    bool exact; /* farm values as the base game and this expansion give them */
+    int tokens, bonuses, extra_turns, builders, pigs, pig_bonuses; /* what was checked */
 } tb_checks;
 
 static int reason_id(const carc_rules *r, const char *name)
@@ -60,11 +70,16 @@ static int reason_id(const carc_rules *r, const char *name)
 static void checks_for(const carc_rules *r, tb_checks *c)
 {
     memset(c, 0, sizeof *c);
+    c->road = rules_kind(r, "road");
+    c->field = rules_kind(r, "field");
+    c->r_farm = reason_id(r, "farm");
     c->city = rules_kind(r, "city");
     for (int k = 0; k < NGOODS; k++) c->goods[k] = rules_mark(r, GOOD_NAMES[k]);
     c->r_goods = reason_id(r, "goods");
     char buf[64];
     c->bonus = atoi(carc_rules_option(r, "traders-builders.goods-bonus", buf, sizeof buf));
+    const char *mode = carc_rules_option(r, "farm-scoring", buf, sizeof buf);
+    c->farm_mode = strcmp(mode, "per-farm") == 0 ? 0 : strcmp(mode, "none") == 0 ? 1 : strcmp(mode, "per-city-once") == 0 ? 2 : 3;
     assert_true(c->goods[0] >= 0 && c->goods[1] >= 0 && c->goods[2] >= 0 && c->r_goods >= 0);
 }
 
@@ -72,6 +87,109 @@ static void begin_game(tb_checks *c)
 {
     c->nlog = c->ncredited = 0;
     memset(c->held, 0, sizeof c->held);
+    c->turn = 0;
+    c->active = -1;
+    c->placed = 1;
+    c->extra_now = c->extra_next = false;
+}
+
+/* The figure of a kind p has on the board: its id, and its feature's root
+ * in *root; -1 if there is none (more than one fails). */
+static int figure_of(carc_game *g, const char *kind_name, int p, int *root)
+{
+    int found = -1;
+    for (int f = 0; f < carc_figures(g); f++) {
+        int kind, owner, where, tile, seg, space;
+        if (carc_figure(g, f, &kind, &owner, &where, &tile, &seg, &space) < 0 || where == 0 || owner != p) continue;
+        if (strcmp(carc_figure_kind_name(carc_game_rules(g), kind), kind_name) != 0) continue;
+        assert_int_equal(found, -1);
+        assert_int_equal(where, 1); /* on a segment */
+        found = f;
+        *root = feat_find(g, feat_node(g, tile, seg));
+    }
+    return found;
+}
+
+/* TB-4, TB-6, TB-7, TB-8: one builder and one pig each, in the supply or on
+ * a feature of the right kind that holds a follower of their owner. */
+static void check_helpers(carc_game *g, tb_checks *c)
+{
+    for (int p = 0; p < carc_players(g); p++) {
+        int root, counts[CARC_MAX_PLAYERS];
+        int b = figure_of(g, "builder", p, &root);
+        assert_int_equal(carc_supply(g, p, "builder") + (b >= 0), 1);
+        if (b >= 0) {
+            int kind = g->nodes[root].kind;
+            assert_true(kind == c->road || kind == c->city);
+            feat_followers(g, root, counts);
+            if (counts[p] == 0) fail_msg("seat %d's builder stands without a follower of its owner", p);
+            c->builders++;
+        }
+        int pig = figure_of(g, "pig", p, &root);
+        assert_int_equal(carc_supply(g, p, "pig") + (pig >= 0), 1);
+        if (pig >= 0) {
+            assert_int_equal(g->nodes[root].kind, c->field);
+            feat_followers(g, root, counts);
+            if (counts[p] == 0) fail_msg("seat %d's pig stands without a farmer of its owner", p);
+            c->pigs++;
+        }
+    }
+}
+
+/* TB-5: a turn whose tile extended its player's builder's road or city is
+ * followed by a turn of the same player; that turn's tile gives no more. */
+static void check_turns(carc_game *g, tb_checks *c)
+{
+    int turn = carc_turn_number(g), active = carc_active_player(g);
+    if (turn != c->turn) {
+        if (c->active >= 0) {
+            int want = c->extra_next ? c->active : (c->active + 1) % carc_players(g);
+            if (active != want) fail_msg("turn %d is seat %d's, the rules give it to seat %d", turn, active, want);
+        }
+        c->extra_now = c->extra_next;
+        c->extra_next = false;
+        c->extra_turns += c->extra_now;
+        c->turn = turn;
+        c->active = active;
+    }
+    if (carc_tiles_placed(g) == c->placed) return;
+    c->placed = carc_tiles_placed(g);
+    int root, t = c->placed - 1;
+    if (c->extra_now || figure_of(g, "builder", active, &root) < 0) return;
+    for (int s = 0; s < carc_segment_count(g, t); s++)
+        if (feat_find(g, feat_node(g, t, s)) == root) c->extra_next = true;
+}
+
+/* TB-8: every final farm award against the farms and the pigs. */
+static void check_farm_awards(carc_game *g, tb_checks *c)
+{
+    int pig_root[CARC_MAX_PLAYERS];
+    for (int p = 0; p < carc_players(g); p++)
+        if (figure_of(g, "pig", p, &pig_root[p]) < 0) pig_root[p] = -1;
+    for (int i = 0; i < carc_events(g); i++) {
+        const carc_award *a = carc_event_at(g, i);
+        if (a->reason != c->r_farm || !(a->flags & CARC_AWARD_FINAL)) continue;
+        int cities[256], pig = pig_root[a->player];
+        if (c->farm_mode == 0) {
+            /* per farm: 3 per completed city, one more with the winner's pig */
+            int n = feat_bordering_cities(g, a->feature, cities, 256), done = 0;
+            for (int k = 0; k < n; k++) done += feat_is_complete(g, cities[k]);
+            int want = 3 * done + (pig == feat_find(g, a->feature) ? done : 0);
+            assert_int_equal(a->points, want);
+            c->pig_bonuses += pig == feat_find(g, a->feature);
+        } else {
+            /* per city: 3 (4 with city-majority), one more if the pig's farm
+             * borders the city */
+            int base = c->farm_mode == 3 ? 4 : 3, by_pig = 0;
+            if (pig >= 0) {
+                int n = feat_bordering_cities(g, pig, cities, 256);
+                for (int k = 0; k < n; k++) by_pig |= cities[k] == feat_find(g, a->feature);
+            }
+            if (a->points != base && !(by_pig && a->points == base + 1))
+                fail_msg("a per-city farm award of %d (pig's farm borders the city: %d)", a->points, by_pig);
+            c->pig_bonuses += a->points == base + 1;
+        }
+    }
 }
 
 /* TB-2: a city complete now and not credited yet was completed by the tile
@@ -123,7 +241,12 @@ static void check_move(const carc_game *cg, void *user, bool final)
     tb_checks *c = user;
     carc_game *g = (carc_game *)cg; /* the feature queries compress paths */
     credit_completed_cities(g, c);
-    if (final) check_end_bonus(g, c);
+    check_turns(g, c);
+    check_helpers(g, c);
+    if (final) {
+        check_end_bonus(g, c);
+        if (c->exact) check_farm_awards(g, c);
+    }
 }
 
 /* TB-1: 24 tiles with the base game's 72; 9 wine, 6 grain, 5 cloth. */
@@ -174,18 +297,25 @@ static void test_random_games(void **state)
         rules[m] = carc_variant_load("traders-builders", OVERRIDES[m], 2, err, sizeof err);
         if (!rules[m]) fail_msg("%s", err);
     }
-    int games = games_to_play(), tokens = 0, bonuses = 0;
+    int games = games_to_play(), tokens = 0, bonuses = 0, extra = 0, builders = 0, pigs = 0, pig_bonuses = 0;
     tb_checks *c = malloc(sizeof *c);
     for (int i = 0; i < games; i++) {
         int mode = (i / 5) % 5;
         checks_for(rules[mode], c);
+        c->exact = true;
         begin_game(c);
         play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, OVERRIDES[mode], 2, check_move, c);
         tokens += c->tokens;
         bonuses += c->bonuses;
+        extra += c->extra_turns;
+        builders += c->builders;
+        pigs += c->pigs;
+        pig_bonuses += c->pig_bonuses;
     }
     /* the checks had something to check */
     assert_true(tokens > games / 2 && bonuses > games / 2);
+    assert_true(extra > games / 10 && builders > games && pigs > games);
+    if (games >= 300) assert_true(pig_bonuses > 0);
     free(c);
     for (int m = 0; m < 5; m++) carc_rules_free(rules[m]);
 }
