@@ -67,6 +67,55 @@ static inline carc_rules *load_pair(const module *a, const module *b, int *playe
     return r;
 }
 
+/* CARC_TEST_GAMES, or 1000: the number of games of a property test. */
+static inline int games_to_play(void)
+{
+    const char *s = getenv("CARC_TEST_GAMES");
+    return s && atoi(s) > 0 ? atoi(s) : 1000;
+}
+
+/* A reason's id by name, -1 if the rules have none. */
+static inline int reason_named(const carc_rules *r, const char *name)
+{
+    for (int i = 0; i < 64; i++) {
+        const char *n = carc_reason_name(r, i);
+        if (strcmp(n, "?") == 0) return -1;
+        if (strcmp(n, name) == 0) return i;
+    }
+    return -1;
+}
+
+/* Greedy bots (which look ahead on clones) play games to the end. */
+static inline void play_greedy_games(const carc_rules *r, int players, int games)
+{
+    char err[1024];
+    for (int seed = 1; seed <= games; seed++) {
+        carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        agent *ag[CARC_MAX_PLAYERS];
+        for (int p = 0; p < players; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
+        }
+        for (int p = 0; p < players; p++) agent_free(ag[p]);
+        carc_game_free(g);
+    }
+}
+
+/* Games of the variant cloned mid-way go on exactly as their originals (the
+ * expansion's state is inside the game), and greedy bots play it through. */
+static inline void clones_and_greedy_bots(const char *variant)
+{
+    char err[1024];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 40 + seed);
+    play_greedy_games(r, 3, 3);
+    carc_rules_free(r);
+}
+
 /* Called after every draw and decision answered, and once more (final =
  * true) when the game is over. */
 typedef void (*move_check_fn)(const carc_game *g, void *user, bool final);

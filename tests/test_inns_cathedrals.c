@@ -31,12 +31,6 @@
 #include "helpers.h"
 #include "expansion_games.h"
 
-static int games_to_play(void)
-{
-    const char *s = getenv("CARC_TEST_GAMES");
-    return s && atoi(s) > 0 ? atoi(s) : 1000;
-}
-
 static const char *const FARM_MODES[4] = {"farm-scoring=per-farm", "farm-scoring=none", "farm-scoring=per-city-once",
                                           "farm-scoring=city-majority"};
 
@@ -50,16 +44,6 @@ typedef struct ic_checks {
     int large_on_board;   /* moves after which a large follower stood somewhere */
 } ic_checks;
 
-static int reason_id(const carc_rules *r, const char *name)
-{
-    for (int i = 0; i < 64; i++) {
-        const char *n = carc_reason_name(r, i);
-        if (strcmp(n, "?") == 0) return -1;
-        if (strcmp(n, name) == 0) return i;
-    }
-    return -1;
-}
-
 static void checks_for(const carc_rules *r, ic_checks *c, bool exact)
 {
     memset(c, 0, sizeof *c);
@@ -68,10 +52,10 @@ static void checks_for(const carc_rules *r, ic_checks *c, bool exact)
     c->inn = rules_mark(r, "inn");
     c->cathedral = rules_mark(r, "cathedral");
     c->pennant = rules_mark(r, "pennant");
-    c->r_road = reason_id(r, "road");
-    c->r_city = reason_id(r, "city");
-    c->r_inn = reason_id(r, "inn");
-    c->r_cathedral = reason_id(r, "cathedral");
+    c->r_road = reason_named(r, "road");
+    c->r_city = reason_named(r, "city");
+    c->r_inn = reason_named(r, "inn");
+    c->r_cathedral = reason_named(r, "cathedral");
     c->exact = exact;
     assert_true(c->inn >= 0 && c->cathedral >= 0 && c->r_inn >= 0 && c->r_cathedral >= 0);
 }
@@ -212,35 +196,11 @@ static void test_with_every_module(void **state)
     }
 }
 
-static void test_clone_continues_identically(void **state)
+/* Clones go on like their originals; greedy bots play it through. */
+static void test_clones_and_greedy_bots(void **state)
 {
     (void)state;
-    char err[1024];
-    carc_rules *r = carc_variant_load("inns-cathedrals", NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s", err);
-    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 40 + seed);
-    carc_rules_free(r);
-}
-
-static void test_greedy_games(void **state)
-{
-    (void)state;
-    char err[1024];
-    carc_rules *r = carc_variant_load("inns-cathedrals", NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s", err);
-    for (int seed = 1; seed <= 3; seed++) {
-        carc_game *g = carc_game_new(r, 3, NULL, (uint64_t)seed, err, sizeof err);
-        agent *ag[3];
-        for (int p = 0; p < 3; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
-        }
-        for (int p = 0; p < 3; p++) agent_free(ag[p]);
-        carc_game_free(g);
-    }
-    carc_rules_free(r);
+    clones_and_greedy_bots("inns-cathedrals");
 }
 
 int main(void)
@@ -249,8 +209,7 @@ int main(void)
         cmocka_unit_test(test_setup),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_with_every_module),
-        cmocka_unit_test(test_clone_continues_identically),
-        cmocka_unit_test(test_greedy_games),
+        cmocka_unit_test(test_clones_and_greedy_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

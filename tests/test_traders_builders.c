@@ -35,12 +35,6 @@
 #define NGOODS 3
 #define MAX_CITIES 1024
 
-static int games_to_play(void)
-{
-    const char *s = getenv("CARC_TEST_GAMES");
-    return s && atoi(s) > 0 ? atoi(s) : 1000;
-}
-
 static const char *const GOOD_NAMES[NGOODS] = {"wine", "grain", "cloth"};
 
 /* The model of the goods: who holds how many tokens, and which completed
@@ -57,25 +51,15 @@ typedef struct tb_checks {
     int tokens, bonuses, extra_turns, builders, pigs, pig_bonuses; /* what was checked */
 } tb_checks;
 
-static int reason_id(const carc_rules *r, const char *name)
-{
-    for (int i = 0; i < 64; i++) {
-        const char *n = carc_reason_name(r, i);
-        if (strcmp(n, "?") == 0) return -1;
-        if (strcmp(n, name) == 0) return i;
-    }
-    return -1;
-}
-
 static void checks_for(const carc_rules *r, tb_checks *c)
 {
     memset(c, 0, sizeof *c);
     c->road = rules_kind(r, "road");
     c->field = rules_kind(r, "field");
-    c->r_farm = reason_id(r, "farm");
+    c->r_farm = reason_named(r, "farm");
     c->city = rules_kind(r, "city");
     for (int k = 0; k < NGOODS; k++) c->goods[k] = rules_mark(r, GOOD_NAMES[k]);
-    c->r_goods = reason_id(r, "goods");
+    c->r_goods = reason_named(r, "goods");
     char buf[64];
     c->bonus = atoi(carc_rules_option(r, "traders-builders.goods-bonus", buf, sizeof buf));
     const char *mode = carc_rules_option(r, "farm-scoring", buf, sizeof buf);
@@ -344,35 +328,11 @@ static void test_with_every_module(void **state)
     free(c);
 }
 
-static void test_clone_continues_identically(void **state)
+/* Clones go on like their originals; greedy bots play it through. */
+static void test_clones_and_greedy_bots(void **state)
 {
     (void)state;
-    char err[1024];
-    carc_rules *r = carc_variant_load("traders-builders", NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s", err);
-    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 40 + seed);
-    carc_rules_free(r);
-}
-
-static void test_greedy_games(void **state)
-{
-    (void)state;
-    char err[1024];
-    carc_rules *r = carc_variant_load("traders-builders", NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s", err);
-    for (int seed = 1; seed <= 3; seed++) {
-        carc_game *g = carc_game_new(r, 3, NULL, (uint64_t)seed, err, sizeof err);
-        agent *ag[3];
-        for (int p = 0; p < 3; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
-        }
-        for (int p = 0; p < 3; p++) agent_free(ag[p]);
-        carc_game_free(g);
-    }
-    carc_rules_free(r);
+    clones_and_greedy_bots("traders-builders");
 }
 
 /* A goods-bonus outside its range is refused, naming the option. */
@@ -395,8 +355,7 @@ int main(void)
         cmocka_unit_test(test_bad_option),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_with_every_module),
-        cmocka_unit_test(test_clone_continues_identically),
-        cmocka_unit_test(test_greedy_games),
+        cmocka_unit_test(test_clones_and_greedy_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
