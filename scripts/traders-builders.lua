@@ -35,10 +35,10 @@ local FARM = carc.reason("farm")
 local FINAL, BONUS = carc.AWARD_FINAL, carc.AWARD_BONUS
 local PER_FARM, CITY_MAJORITY = 0, 3 -- values of the kernel option farm-scoring
 
--- The builder and the pig: their kinds, the feature kinds they stand on,
--- their option codes and state keys (constants, built once).
-local BUILDER = { kind = carc.define_figure("builder", 1, {}), on = { [ROAD] = true, [CITY] = true }, code = 1 }
-local PIG = { kind = carc.define_figure("pig", 1, {}), on = { [FIELD] = true }, code = 2 }
+-- The builder and the pig: their kinds, option codes and state keys
+-- (constants, built once).
+local BUILDER = { kind = carc.define_figure("builder", 1, {}), code = 1 }
+local PIG = { kind = carc.define_figure("pig", 1, {}), code = 2 }
 local HELPERS = { BUILDER, PIG }
 for _, h in ipairs(HELPERS) do
   h.name = h == BUILDER and "builder" or "pig"
@@ -114,18 +114,35 @@ local function placed(h, p)
   return nil
 end
 
+-- TB-5: a tile that extends the road or city of its player's builder gives
+-- an extra turn, but not in that extra turn. (Asked while the action is
+-- built, the first moment after the placement a script is called anyway.)
+local function extends_builder(p, t)
+  if carc.in_extra_turn() then return end
+  local f, feature = placed(BUILDER, p)
+  if f == nil then return end
+  for s = 0, carc.segments(t) - 1 do
+    if carc.feature(t, s) == feature then
+      carc.extra_turn()
+      return
+    end
+  end
+end
+
 -- TB-4, TB-7: on a segment of the placed tile whose feature holds one of
 -- the player's followers.
+local HELPER_ON = { [ROAD] = BUILDER, [CITY] = BUILDER, [FIELD] = PIG } -- feature kind -> figure
+
 carc.on("action-offer", function(ev)
   local t, p = ev.tile, ev.player
   if t < 0 or p < 0 then return end
-  for _, h in ipairs(HELPERS) do
-    if carc.supply(p, h.kind) > 0 then
-      for s = 0, carc.segments(t) - 1 do
-        if h.on[carc.segment_kind(t, s)] and carc.feature_followers(carc.feature(t, s), p) > 0 then
-          carc.offer({ code = h.code, tile = t, seg = s })
-        end
-      end
+  if S[BUILDER.key[p]] ~= nil then extends_builder(p, t) end
+  local builder, pig = carc.supply(p, BUILDER.kind) > 0, carc.supply(p, PIG.kind) > 0
+  if not builder and not pig then return end
+  for s = 0, carc.segments(t) - 1 do
+    local h = HELPER_ON[carc.segment_kind(t, s)]
+    if h and (h == BUILDER and builder or h == PIG and pig) and carc.feature_followers(carc.feature(t, s), p) > 0 then
+      carc.offer({ code = h.code, tile = t, seg = s })
     end
   end
 end)
@@ -140,21 +157,6 @@ carc.apply(function(o, player)
   local h = o.code == BUILDER.code and BUILDER or o.code == PIG.code and PIG or nil
   if h == nil then carc.fail("unknown option " .. o.code) end
   S[h.key[player]] = carc.figure_place(h.kind, player, "segment", o.tile, o.seg, 0, true)
-end)
-
--- TB-5: a tile that extends the road or city of its player's builder gives
--- an extra turn, but not in that extra turn.
-carc.on("tile-placed", function(ev)
-  local p, t = ev.player, ev.tile
-  if p < 0 or carc.in_extra_turn() then return end
-  local f, feature = placed(BUILDER, p)
-  if f == nil then return end
-  for s = 0, carc.segments(t) - 1 do
-    if carc.feature(t, s) == feature then
-      carc.extra_turn()
-      return
-    end
-  end
 end)
 
 -- TB-6, TB-8: a builder or pig whose owner has no follower left on its
