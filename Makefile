@@ -17,8 +17,8 @@ DATADIR ?= $(CURDIR)
 PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
-DEPS_PKGS := lua5.4 inih cmocka
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev pkg-config
+DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev pkg-config
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -30,6 +30,9 @@ endif
 
 PKG_CFLAGS := $(shell pkg-config --cflags lua5.4 inih 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
+# carc serve: the HTTP server and the JSON reader and writer (the command only).
+SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
+SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # snprintf into bounded buffers truncates on purpose: no format-truncation.
@@ -37,8 +40,9 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-format-truncation
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
-           -Ikernel -Icli $(PKG_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
+           -Ikernel -Icli $(PKG_CFLAGS) $(SERVE_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
+CLI_LIBS := $(SERVE_LIBS)
 
 KERNEL_SRC := $(wildcard kernel/*.c)
 CLI_SRC    := $(wildcard cli/*.c)
@@ -75,7 +79,7 @@ $(LIB_SO): $(KERNEL_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(CARC): $(CLI_OBJ) $(LIB_A)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 # Plugins see only the public plugin header, as a fan's out-of-tree build does.
 $(BUILD)/plugins/%.so: plugins/%/*.c kernel/carc_plugin.h
@@ -88,7 +92,7 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
 
 $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
 
 # Every test: the cmocka programs, the scenario records (carc test), then the
 # command-line tests.
@@ -98,10 +102,12 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
-# The HTML replay page of carc render in headless chromium (Debian's package).
+# The HTML replay page of carc render and the page of carc serve in headless
+# chromium (Debian's package), driven by node; screenshots in $(BUILD)/screenshots.
 .PHONY: test-browser
 test-browser: all
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/browser_test.sh
+	@mkdir -p $(BUILD)/screenshots
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) CARC_SHOTS=$(CURDIR)/$(BUILD)/screenshots sh tests/browser_test.sh
 
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
@@ -112,7 +118,7 @@ bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 # The fuzz targets' sources are included by the test that replays their
 # regressions and seed corpora.
@@ -192,7 +198,7 @@ install:
 	install -m 755 build/install/carc $(DESTDIR)$(PREFIX)/bin/carc
 	install -m 644 build/install/libcarc.a build/install/libcarc.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 kernel/carc.h kernel/carc_plugin.h $(DESTDIR)$(PREFIX)/include/carc/
-	cp -r tiles variants docs $(DESTDIR)$(PREFIX)/share/carc/
+	cp -r tiles variants docs web $(DESTDIR)$(PREFIX)/share/carc/
 	@if ls build/install/plugins/*.so >/dev/null 2>&1; then install -m 755 build/install/plugins/*.so $(DESTDIR)$(PREFIX)/lib/carc/plugins/; fi
 	@if [ -d scripts ]; then cp -r scripts $(DESTDIR)$(PREFIX)/share/carc/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' carc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/carc.pc

@@ -123,9 +123,9 @@ static bool parse_budget(agent *a, const char *s)
     double v = strtod(s + 1, &end);
     if (end == s + 1 || v <= 0) return false;
     a->iterations = 0;
-    if (strcmp(end, "it") == 0 && v <= 1e9) a->iterations = (long)v;
-    else if (strcmp(end, "ms") == 0) a->seconds = v / 1000.0;
-    else if (strcmp(end, "s") == 0) a->seconds = v;
+    if (strcmp(end, "it") == 0 && v <= AGENT_MAX_ITERATIONS) a->iterations = (long)v;
+    else if (strcmp(end, "ms") == 0 && v <= AGENT_MAX_SECONDS * 1000.0) a->seconds = v / 1000.0;
+    else if (strcmp(end, "s") == 0 && v <= AGENT_MAX_SECONDS) a->seconds = v;
     else return false;
     return true;
 }
@@ -147,7 +147,10 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
     else if (strcmp(spec, "human") == 0) a->choose = choose_human;
     else if (strncmp(spec, "mcts", 4) == 0 && parse_budget(a, spec + 4)) a->choose = mcts_choose;
     else {
-        snprintf(err, errn, "unknown agent '%s' (known: random, greedy, human, mcts[:N ms|s|it])", spec);
+        snprintf(err, errn,
+                 "unknown agent '%s' (known: random, greedy, human, mcts[:N ms|s|it] with at most %d iterations "
+                 "or %d s a move)",
+                 spec, AGENT_MAX_ITERATIONS, AGENT_MAX_SECONDS);
         free(a);
         return NULL;
     }

@@ -25,6 +25,12 @@ struct agent {
 /* The search agent's choice (agent_mcts.c). */
 int mcts_choose(agent *a, carc_game *g);
 
+/* The largest search budget an agent takes: a record from elsewhere names
+ * its bots, and `play --resume` must not search for ever or without bound
+ * in memory. */
+#define AGENT_MAX_ITERATIONS 100000
+#define AGENT_MAX_SECONDS 60
+
 /* Creates an agent from its name ("random", "greedy", "human", "mcts",
  * "mcts:200ms", "mcts:2s", "mcts:5000it"); the seed and seat give it its own
  * stream. */

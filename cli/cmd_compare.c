@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "commands.h"
 #include "report.h"
 #include "study_args.h"
@@ -98,10 +99,10 @@ int cmd_compare(int argc, char **argv)
     a.progress = b.progress = !fl.sharded;
     int rc = 0;
     if (study_run(&a) < 0) {
-        fprintf(stderr, "carc compare: A: %s\n", a.error);
+        term_error("carc compare: A", a.error);
         rc = 1;
     } else if (study_run(&b) < 0) {
-        fprintf(stderr, "carc compare: B: %s\n", b.error);
+        term_error("carc compare: B", b.error);
         rc = 1;
     } else if (fl.sharded) {
         FILE *out = study_out("compare", &fl);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "commands.h"
 #include "frames.h"
 #include "render.h"
@@ -96,7 +97,7 @@ static int render_tiles(const render_args *a)
     char err[1024];
     carc_rules *r = carc_rules_from_tileset(a->tiles, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "carc render: %s\n", err);
+        term_error("carc render", err);
         return 1;
     }
     view v;
@@ -126,7 +127,7 @@ static int svg_of_record(const carc_record *rec, const carc_rules *rules, const 
     char err[8192];
     pick p = {a->turn, 0, {0}};
     if (frames_replay(rec, rules, pick_frame, &p, err, sizeof err) < 0) {
-        fprintf(stderr, "carc render: %s\n", err);
+        term_error("carc render", err);
         if (p.have) view_free(&p.v);
         return -1;
     }
@@ -141,7 +142,7 @@ static int html_of_record(const carc_record *rec, const carc_rules *rules, const
     FILE *f = open_out(a->html);
     if (!f) return -1;
     int rc = render_html(f, rec, rules, a->turn, err, sizeof err);
-    if (rc < 0) fprintf(stderr, "carc render: %s\n", err);
+    if (rc < 0) term_error("carc render", err);
     return close_out(f, a->html) < 0 ? -1 : rc;
 }
 
@@ -151,14 +152,14 @@ static int render_record(const render_args *a)
     char err[8192];
     carc_record rec;
     if (carc_record_load(a->record, &rec, err, sizeof err) < 0) {
-        fprintf(stderr, "carc render: %s\n", err);
+        term_error("carc render", err);
         return 1;
     }
     carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
     carc_game *g = NULL;
     int rc = rules ? carc_replay(&rec, rules, &g, err, sizeof err) : -1;
     carc_game_free(g);
-    if (rc < 0) fprintf(stderr, "carc render: %s\n", err);
+    if (rc < 0) term_error("carc render", err);
     if (rc == 0 && a->svg) rc = svg_of_record(&rec, rules, a);
     if (rc == 0 && a->html) rc = html_of_record(&rec, rules, a);
     if (rules) carc_rules_free(rules);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "ascii.h"
 #include "commands.h"
 #include "record.h"
@@ -71,19 +72,19 @@ int cmd_replay(int argc, char **argv)
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
-        fprintf(stderr, "carc replay: %s\n", err);
+        term_error("carc replay", err);
         return 1;
     }
     carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
     if (!rules) {
-        fprintf(stderr, "carc replay: %s\n", err);
+        term_error("carc replay", err);
         carc_record_free(&rec);
         return 1;
     }
     carc_game *g = NULL;
     int rc = carc_replay(&rec, rules, &g, err, sizeof err);
     if (rc < 0) {
-        fprintf(stderr, "carc replay: %s\n", err);
+        term_error("carc replay", err);
     } else if (json) {
         print_json(g);
     } else {

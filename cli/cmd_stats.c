@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "commands.h"
 #include "report.h"
 #include "study.h"
@@ -54,7 +55,7 @@ int cmd_stats(int argc, char **argv)
         if (strcmp(argv[i], "--json") == 0) format = REPORT_JSON;
         else if (strcmp(argv[i], "--csv") == 0) format = REPORT_CSV;
         else if (study_read_jsonl(argv[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
-            fprintf(stderr, "carc stats merge: %s\n", err);
+            term_error("carc stats merge", err);
             return 1;
         } else files++;
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term_text.h"
 #include "carc.h"
 #include "commands.h"
 
@@ -12,7 +13,7 @@ static int check_one(const char *path)
     char err[1024];
     carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "%s\n", err);
+        term_puts(stderr, err), fputc('\n', stderr);
         return 1;
     }
     int types = carc_tile_types(r), tiles = 0;
@@ -69,6 +70,21 @@ static void list_dir(DIR *d, const char *prefix, const char *path, char **names,
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+int variant_names(const char *dir, char **names, int max)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    char *all[256];
+    int n = 0;
+    list_dir(d, "", dir, all, &n);
+    closedir(d);
+    qsort(all, (size_t)n, sizeof *all, cmp_str);
+    for (int i = max; i < n; i++) free(all[i]);
+    if (n > max) n = max;
+    memcpy(names, all, (size_t)n * sizeof *names);
+    return n;
+}
+
 int cmd_variants(int argc, char **argv)
 {
     if (argc > 1) {
@@ -82,11 +98,9 @@ int cmd_variants(int argc, char **argv)
         fprintf(stderr, "carc variants: cannot read %s\n", dir);
         return 1;
     }
-    char *names[256];
-    int n = 0;
-    list_dir(d, "", dir, names, &n);
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    char *names[256];
+    int n = variant_names(dir, names, 256);
     int rc = 0, width = 0;
     for (int i = 0; i < n; i++)
         if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
@@ -123,7 +137,7 @@ int cmd_variant(int argc, char **argv)
     char err[1024];
     carc_rules *r = carc_variant_load(argv[2], NULL, 0, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "carc variant: %s\n", err);
+        term_error("carc variant", err);
         return 1;
     }
     carc_rules_describe(r, stdout);

@@ -17,6 +17,11 @@ int cmd_stats(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 
+/* The variants in a folder of variant files (NAME, or SUB/NAME one folder
+ * down), sorted; the caller frees each name. The count (at most max). */
+int variant_names(const char *dir, char **names, int max);
+int cmd_serve(int argc, char **argv);
+
 /* Parses a whole unsigned number; false (and a message) if it is not one. */
 bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out);
 bool arg_int(const char *cmd, const char *flag, const char *s, int min, int max, int *out);

@@ -11,6 +11,7 @@ static void usage(FILE *f)
             "usage: carc COMMAND [ARGS]\n\n"
             "commands:\n"
             "  play              play a game at the terminal (default: you against a greedy bot)\n"
+            "  serve             play in the browser: a local web server for any variant and seats\n"
             "  sim               simulate many games between bots and print statistics\n"
             "  tournament        bots against each other, seats rotated, win rates with 95%% intervals\n"
             "  compare A [B]     the same seeds under two rule sets: which metrics differ, and by how much\n"
@@ -38,6 +39,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "sim") == 0) return cmd_sim(argc - 1, argv + 1);
     if (strcmp(cmd, "tournament") == 0) return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);

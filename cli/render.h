@@ -34,6 +34,8 @@ void svg_figures(FILE *out, const svg_layout *l, const view *v);
 void svg_track(FILE *out, const svg_layout *l);
 void svg_markers(FILE *out, const svg_layout *l, const view *v);
 void svg_legend(FILE *out, const svg_layout *l, const view *v);
+/* The centre of a score-track space (taken mod 50), in pixels. */
+void svg_track_space_centre(const svg_layout *l, int space, double *x, double *y);
 /* The whole board: tiles, figures, coordinates, score track and legend. */
 void render_svg(FILE *out, const view *v);
 /* Writes s with & < > " ' escaped, for text and attribute values. */

@@ -157,7 +157,7 @@ static void figure_open(FILE *out, const view *v, const view_figure *fg)
     fprintf(out, ">");
 }
 
-static void track_space_centre(const svg_layout *l, int space, double *x, double *y)
+void svg_track_space_centre(const svg_layout *l, int space, double *x, double *y)
 {
     space = ((space % TRACK_SPACES) + TRACK_SPACES) % TRACK_SPACES;
     *x = l->track_x + (space % TRACK_COLS + 0.5) * SPACE_PX;
@@ -175,7 +175,7 @@ void svg_figures(FILE *out, const svg_layout *l, const view *v)
         int k = same_place_before(v, f);
         double x, y, s = l->tile / TILE_UNITS;
         if (fg->where == CARC_AT_TRACK) {
-            track_space_centre(l, fg->space, &x, &y);
+            svg_track_space_centre(l, fg->space, &x, &y);
             x += (fg->owner % 3 - 1) * 6.0;
             y += 4;
         } else {
@@ -202,7 +202,7 @@ void svg_track(FILE *out, const svg_layout *l)
     fprintf(out, "<g class=\"track\">");
     for (int s = 0; s < TRACK_SPACES; s++) {
         double x, y;
-        track_space_centre(l, s, &x, &y);
+        svg_track_space_centre(l, s, &x, &y);
         fprintf(out, "<rect class=\"space\" data-space=\"%d\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>", s,
                 x - SPACE_PX / 2, y - SPACE_PX / 2, SPACE_PX, SPACE_PX);
         if (s % 5 == 0) fprintf(out, "<text class=\"space-label\" x=\"%g\" y=\"%g\">%d</text>", x, y - 3, s);
@@ -216,7 +216,7 @@ void svg_markers(FILE *out, const svg_layout *l, const view *v)
     fprintf(out, "<g class=\"markers\">");
     for (int p = 0; p < v->nplayers; p++) {
         double x, y;
-        track_space_centre(l, v->scores[p], &x, &y);
+        svg_track_space_centre(l, v->scores[p], &x, &y);
         fprintf(out, "<circle class=\"marker\" data-seat=\"%d\" data-score=\"%d\" cx=\"%g\" cy=\"%g\" r=\"5\" "
                      "fill=\"%s\" stroke=\"#000\"><title>",
                 p, v->scores[p], x + (p % 3 - 1) * 6.0, y - 3 + (p / 3) * 6.0, view_seat_colour(p));

@@ -22,6 +22,7 @@ typedef struct expect {
     char ev_name[MAX_EXPECT_EVENTS][32];
     char ev_reason[MAX_EXPECT_EVENTS][32];
     int ev_points[MAX_EXPECT_EVENTS];
+    int event_count; /* -1 any */
     int finished;   /* -1 either */
     int error_line; /* 0 none */
 } expect;
@@ -41,6 +42,7 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
 {
     memset(e, 0, sizeof *e);
     e->finished = -1;
+    e->event_count = -1;
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(msg, msgn, "%s: cannot open", path);
@@ -76,6 +78,8 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
             snprintf(e->ev_name[e->nevents], 32, "%s", a);
             snprintf(e->ev_reason[e->nevents], 32, "%s", b);
             e->ev_points[e->nevents++] = w;
+        } else if (n == 2 && strcmp(key, "expect-event-count") == 0 && whole(a, &v) && v >= 0) {
+            e->event_count = v;
         } else if (n == 2 && strcmp(key, "expect-finished") == 0 && (!strcmp(a, "yes") || !strcmp(a, "no"))) {
             e->finished = strcmp(a, "yes") == 0;
         } else if (n == 2 && strcmp(key, "expect-error") == 0 && whole(a, &v) && v > 0) {
@@ -83,7 +87,7 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
         } else {
             snprintf(msg, msgn,
                      "%s:%d: '#!%s' is not a directive (expected rule IDS, expect NAME SCORE, expect-supply NAME N [KIND], "
-                     "expect-event NAME REASON POINTS, expect-finished yes|no or expect-error LINE)",
+                     "expect-event NAME REASON POINTS, expect-event-count N, expect-finished yes|no or expect-error LINE)",
                      path, lineno, s);
             rc = -1;
         }
@@ -138,8 +142,10 @@ static int check_game(const char *path, const expect *e, const carc_rules *rules
         return snprintf(msg, msgn, "%s: finished is %s, expected %s", path, carc_is_finished(g) ? "yes" : "no",
                         e->finished ? "yes" : "no"),
                -1;
-    if (!e->nevents) return 0;
     int n = carc_events(g);
+    if (e->event_count >= 0 && n != e->event_count)
+        return snprintf(msg, msgn, "%s: %d scoring events, expected %d", path, n, e->event_count), -1;
+    if (!e->nevents) return 0;
     for (int i = 0; i < n || i < e->nevents; i++) {
         if (i >= n)
             return snprintf(msg, msgn, "%s: event %d missing: %s %s %d", path, i + 1, e->ev_name[i], e->ev_reason[i],

@@ -6,6 +6,7 @@
  *   #! expect-supply NAME N [KIND]  figures of KIND (default follower) in the
  *                                player's supply at the end
  *   #! expect-event NAME REASON POINTS   the next scoring event, in order
+ *   #! expect-event-count N      exactly N scoring events in the game
  *   #! expect-finished yes|no    whether the game is over (default: either)
  *   #! expect-error LINE         replay must stop at this line of the file
  *

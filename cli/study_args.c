@@ -1,4 +1,5 @@
 /* study_args.c - the flags sim, tournament and compare share. */
+#include "term_text.h"
 #include "study_args.h"
 
 #include <stdlib.h>
@@ -81,7 +82,7 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
             char err[256];
             agent *ag = agent_create(parts[p], 0, p, err, sizeof err);
             if (!ag) {
-                fprintf(stderr, "carc %s: %s\n", cmd, err);
+                fprintf(stderr, "carc %s: ", cmd), term_puts(stderr, err), fputc('\n', stderr);
                 return -1;
             }
             agent_free(ag);
@@ -155,7 +156,7 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
     s.label = cmd;
     s.progress = !fl.sharded;
     if (study_run(&s) < 0) {
-        fprintf(stderr, "carc %s: %s\n", cmd, s.error);
+        fprintf(stderr, "carc %s: ", cmd), term_puts(stderr, s.error), fputc('\n', stderr);
         study_free(&s);
         return strstr(s.error, "players, not") ? 2 : 1;
     }

@@ -91,6 +91,32 @@ static int fill_figures(view *v, const carc_game *g)
     return 0;
 }
 
+int view_tile_of_game(view_tile *t, const carc_game *g, int tile)
+{
+    if (tile < 0 || tile >= carc_tiles_placed(g)) return -1;
+    int x, y, rot, type;
+    carc_tile_at_index(g, tile, &x, &y, &rot, &type);
+    fill_tile(t, carc_game_rules(g), x, y, rot, type);
+    for (int s = 0; s < t->nsegs; s++) t->segs[s].canon_port = carc_segment_canonical_port(g, tile, s);
+    return 0;
+}
+
+int view_of_tile_type(view *v, const carc_rules *r, int type, int rot)
+{
+    memset(v, 0, sizeof *v);
+    v->rules = r;
+    v->tiles = calloc(1, sizeof *v->tiles);
+    v->figs = calloc(1, sizeof *v->figs);
+    if (!v->tiles || !v->figs || type < 0 || type >= carc_tile_types(r)) {
+        view_free(v);
+        return -1;
+    }
+    v->ntiles = 1;
+    fill_tile(&v->tiles[0], r, 0, 0, rot & 3, type);
+    v->finished = 1;
+    return 0;
+}
+
 int view_of_game(view *v, const carc_game *g)
 {
     memset(v, 0, sizeof *v);

@@ -62,6 +62,12 @@ typedef struct view {
 int view_of_game(view *v, const carc_game *g);
 /* A sheet of tile types with no game: type i at (i % cols, i / cols), r0. */
 int view_of_types(view *v, const carc_rules *r, int cols);
+/* One tile type alone at (0, 0), turned rot quarter turns: the tile a
+ * player has drawn, before it is placed. */
+int view_of_tile_type(view *v, const carc_rules *r, int type, int rot);
+/* Placed tile number `tile` of the game, as view_of_game draws it. 0, or
+ * -1 when there is no such tile. */
+int view_tile_of_game(view_tile *t, const carc_game *g, int tile);
 void view_free(view *v);
 
 /* The segment of a tile at a board port, or -1. */

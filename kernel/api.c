@@ -426,6 +426,7 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
     GAME_ONLY(ctx, -1);
     if (!player_ok(ctx, player) || n < 0 || (n && !opts) || n > 100000) return api_error(ctx, "ask: bad player or options");
     if (ctx->g->building) return api_error(ctx, "ask: not while the action decision is built");
+    if (label && strlen(label) >= NAME_LEN) return api_error(ctx, "ask: a label has at most 31 characters");
     carc_option tmp;
     for (int i = 0; i < n; i++) {
         tmp = opts[i];
@@ -605,8 +606,16 @@ static int api_feature_borders(carc_ctx *ctx, int f, int *cities, int max)
 {
     GAME_ONLY(ctx, -1);
     if (!feature_ok(ctx, f) || ctx->g->nodes[f].kind != CARC_KIND_FIELD || max < 0 || (max && !cities)) return -1;
-    int all[256], n = feat_bordering_cities(ctx->g, f, all, 256);
-    for (int i = 0; i < n && i < max; i++) cities[i] = all[i];
+    int_list all;
+    int_list_init(&all);
+    feat_bordering_cities(ctx->g, f, &all);
+    if (all.oom) {
+        int_list_free(&all);
+        return api_error(ctx, "feature_borders: out of memory");
+    }
+    int n = all.n;
+    for (int i = 0; i < n && i < max; i++) cities[i] = all.v[i];
+    int_list_free(&all);
     return n;
 }
 

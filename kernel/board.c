@@ -1,5 +1,6 @@
 /* board.c - placed tiles, the position hash, the frontier of open positions
  * with the edge each side requires, and legal placement. */
+#include <assert.h>
 #include <string.h>
 
 #include "core.h"
@@ -86,8 +87,10 @@ static void note_completed(carc_game *g, int root)
     node *n = &g->nodes[root];
     if (n->flags & NODE_COMPLETE) return;
     n->flags |= NODE_COMPLETE;
-    if (g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]))
-        g->turn.completed[g->turn.ncompleted++] = root;
+    /* Sized for every segment of the placed tile and its 8 neighbours: each
+     * feature is noted once (NODE_COMPLETE), so this cannot overflow. */
+    assert(g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]));
+    g->turn.completed[g->turn.ncompleted++] = root;
 }
 
 /* Inner features of tile t whose completion depends on its neighbours. */

@@ -30,10 +30,24 @@ typedef struct carc_rules carc_rules;
  * ($CARC_DATA if set, else the build's data directory). */
 const char *carc_data_dir(void);
 
-/* Loads a variant by name (variants/NAME.ini) or by path, applies the option
- * overrides ("key=value" strings) and finishes the rules. NULL on error. */
+/* Loads a variant by name (variants/NAME.ini), by path, or as a composition
+ * of modules "base+robbers+fairy" (each a name or a path), applies the
+ * option overrides ("key=value" strings) and finishes the rules. NULL on
+ * error; a name that is not known gets the closest known names. */
 carc_rules *carc_variant_load(const char *name_or_path, const char *const *overrides,
                               int noverrides, char *err, size_t errn);
+/* The same variant named so that it loads from any directory: a variant
+ * file (or a file in a composition) by its absolute path, names as given.
+ * Records store this. */
+void carc_variant_reference(const char *name_or_path, char *out, size_t n);
+/* The names of the shipped variants (DATA/variants/NAME.ini and one folder
+ * down, "house/road-closer"), sorted; every one is also a module. The
+ * caller frees them with carc_variant_names_free. */
+int carc_variant_names(char ***names);
+void carc_variant_names_free(char **names, int n);
+/* The closest of n candidate names to word, as "`a`" or "`a` or `b`" into
+ * out (nothing when none is close); the number of names written. */
+int carc_suggest(const char *word, const char *const *cands, int n, char *out, size_t outn);
 /* Whether a variant may load a C plugin from a path it gives ("load =
  * ./my-rule.so") instead of by name from the plugin path ($CARC_PLUGIN_PATH,
  * the install directory, the data directory's plugins/). Off by default: a C
@@ -54,8 +68,17 @@ const char *carc_rules_title(const carc_rules *r);
 void carc_tileset_summary(const carc_rules *r, void *file);
 int carc_rules_min_players(const carc_rules *r);
 int carc_rules_max_players(const carc_rules *r);
-/* Prints the resolved configuration (carc variant show). */
+/* Prints the resolved composition (carc variant show): a variant file that
+ * loads from any directory, with where each part came from in comments. */
 void carc_rules_describe(const carc_rules *r, void *file);
+/* The modules of the variant in load order, separated by spaces ("base
+ * robbers fairy"); the string lives as long as the rules. */
+const char *carc_rules_modules(const carc_rules *r);
+/* The options: how many, the key of option i, whether its value is the
+ * default (its value: carc_rules_option). */
+int carc_rules_options(const carc_rules *r);
+const char *carc_rules_option_key(const carc_rules *r, int i);
+int carc_rules_option_is_default(const carc_rules *r, int i);
 /* The text value of an option, or NULL if there is no such option. */
 const char *carc_rules_option(const carc_rules *r, const char *key, char *buf, size_t n);
 
@@ -110,6 +133,13 @@ int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */
 int carc_option_match(const carc_game *g, const char *line);
+/* Who offered option i of the pending decision: "kernel" or the plugin's or
+ * script's name (valid while the rules are loaded); NULL if there is none. */
+const char *carc_option_owner(const carc_game *g, int i);
+/* Another option of the pending decision whose text reads like option i's
+ * but that does something else (a plugin or script gave two options one
+ * text: a record could not tell them apart), or -1 if none. */
+int carc_option_duplicate(const carc_game *g, int i);
 
 /* Scoring events so far. */
 int carc_events(const carc_game *g);
@@ -173,5 +203,24 @@ int carc_type_has_mark(const carc_rules *r, int type, int tile_mark);
 
 /* The count of a mark on a placed tile's segment. */
 int carc_segment_marks(const carc_game *g, int tile, int seg, int mark);
+
+/* ---- the option table (option_table.c) ---------------------------------------- */
+
+/* One option of the rules as the variant and its plugins define it. The
+ * strings belong to the rules and live as long as they do. */
+typedef struct carc_option_info {
+    const char *key;        /* "farm-scoring", "fairy.score-bonus" */
+    const char *help;       /* one line; "" when the definer gave none */
+    int is_int;             /* 1: a number in [min, max]; 0: one of values */
+    int value;              /* the current value (enum: index into values) */
+    int def;                /* the default of a number */
+    int min, max;
+    int nvalues;
+    const char *values[8];
+} carc_option_info;
+
+int carc_rules_option_count(const carc_rules *r);
+/* Option i (0 .. count-1) of the rules. 0, or -1 when out of range. */
+int carc_rules_option_info(const carc_rules *r, int i, carc_option_info *out);
 
 #endif

@@ -37,7 +37,9 @@
 #define MAX_PLUGINS 16
 #define MAX_HANDLERS 64
 #define NAME_LEN 32
-#define LANDING_MAX 64       /* awards of one batch that can wait for an order */
+/* Figures a game holds at most: a feature's occupant count (16 bits) and
+ * the figure table stay within it. */
+#define MAX_FIGURES 65535
 
 /* ---- registries ---------------------------------------------------------- */
 
@@ -172,9 +174,11 @@ enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS, BASE_OPT_ORDER };
 #define OPTION_VETOED 0xffff
 
 struct carc_rules {
-    char name[NAME_LEN];
-    char title[160];
+    char name[256];                  /* a variant's name, or a composition "base+robbers" */
+    char title[512];
     char path[512];
+    char *shown;                     /* the resolved composition (carc variant show); owned */
+    char modules[1024];              /* its modules in load order, separated by spaces */
     int min_players, max_players;
 
     kind_def kinds[MAX_KINDS];       int nkinds;
@@ -209,6 +213,11 @@ struct carc_rules {
     bool allow_no_start;             /* checking a set alone: any tile may start */
     bool start_assumed;
     int registering;                 /* plugin slot + 1 during its init */
+    /* Who defined each mark, tile mark and reason: 0 the kernel or a tile
+     * set, else plugin slot + 1. A second plugin defining one of them is a
+     * clash between modules: `conflict` says which (checked by the loader). */
+    int mark_owner[MAX_MARKS], tmark_owner[MAX_TILE_MARKS], reason_owner[MAX_REASONS];
+    char conflict[256];
 };
 
 /* ---- game state ------------------------------------------------------------ */
@@ -241,15 +250,16 @@ enum { NODE_COMPLETE = 1, NODE_SCORED = 2 };
 typedef struct node {
     int32_t parent;
     int32_t next;          /* circular list of the feature's members */
-    int32_t tile;
+    uint16_t tile;         /* MAX_TILES fits */
     uint8_t seg;
     uint8_t kind;
     /* valid at roots */
     uint8_t flags;
-    uint8_t occupants;     /* follower figures on the feature */
+    uint16_t occupants;    /* follower figures on the feature (MAX_FIGURES fits) */
     int32_t open;          /* open ports */
     int32_t size;          /* members */
 } node;
+_Static_assert(MAX_TILES <= UINT16_MAX && MAX_FIGURES <= UINT16_MAX, "node fields too narrow");
 
 enum { WHERE_NONE, WHERE_SEGMENT, WHERE_TILE, WHERE_TRACK };
 
@@ -277,7 +287,10 @@ typedef struct turn_state {
     bool action_forbid_pass; /* a plugin made the action compulsory */
     bool extra_next;       /* the active player plays again next (extra_turn) */
     bool extra;            /* this turn is such an extra turn */
-    int completed[64];     /* features completed by the placement */
+    /* Features completed by the placement: the port features of the new
+     * tile and the ring and cross features of it and its 8 neighbours, so
+     * at most 9 tiles' segments. */
+    int completed[9 * MAX_SEGS];
     int ncompleted;
 } turn_state;
 
@@ -287,7 +300,7 @@ struct carc_game {
     char names[CARC_MAX_PLAYERS][NAME_LEN];
     uint64_t seed;
     int32_t score[CARC_MAX_PLAYERS];
-    uint8_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
+    int32_t supply[CARC_MAX_PLAYERS][MAX_FIGKINDS];
 
     carc_rng pile_rng;
     carc_rng plugin_rng;     /* what plugins and scripts draw from */
@@ -328,7 +341,7 @@ struct carc_game {
 
     /* A committed batch landing one award at a time; it waits while the
      * player whose awards come next chooses their order (ROB-15). */
-    carc_award landing[LANDING_MAX]; int nlanding, landing_pos;
+    carc_award *landing;    int nlanding, cap_landing, landing_pos;
     bool landing_paused;    /* an `order` decision is pending */
     bool landing_chosen;    /* the award at landing_pos was chosen: land it */
     bool batch_is_view;     /* award-order: the batch shows one player's awards left (read-only) */
@@ -416,7 +429,17 @@ int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max);
 void feat_strengths(const carc_game *g, int root, int strength[CARC_MAX_PLAYERS]);
 /* The segment of the feature on its earliest-placed tile (names it in texts). */
 int feat_first_segment(const carc_game *g, int root, int *tile, int *seg);
-int feat_bordering_cities(carc_game *g, int field_root, int *out, int max);
+/* A list of ints that starts in its own array and grows on the heap. */
+typedef struct int_list {
+    int *v;
+    int n, cap;
+    bool oom;              /* a push found no memory */
+    int local[64];
+} int_list;
+void int_list_init(int_list *l);
+void int_list_push(int_list *l, int x);
+void int_list_free(int_list *l);
+void feat_bordering_cities(carc_game *g, int field_root, int_list *cities);
 
 /* segments.c */
 const char *kind_name(const struct carc_rules *r, int kind);
@@ -434,7 +457,7 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
 int fig_remove_event(carc_game *g, int f, int how, int feature);
 int fig_feature(carc_game *g, int f);
-int fig_on_feature(const carc_game *g, int root, int *out, int max);
+void fig_on_feature(const carc_game *g, int root, int_list *figs);
 void fig_return_followers(carc_game *g, int root);
 /* Where a removed figure goes: CARC_GONE_BOX for a kind boxed when removed
  * (ARK-15) whatever `how` asked, else how. */

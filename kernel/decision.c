@@ -188,20 +188,25 @@ static int tokens(char *s, char **tok, int max)
     return n;
 }
 
+/* A record line is at most 1000 characters (records.md), so at most 500
+ * words; option texts are cut to 900 (option_format). */
+#define LINE_MAX_CHARS 1000
+#define LINE_MAX_WORDS (LINE_MAX_CHARS / 2 + 1)
+
 int carc_option_match(const carc_game *g, const char *line)
 {
-    char lbuf[512];
+    char lbuf[LINE_MAX_CHARS + 1];
     if (strlen(line) >= sizeof lbuf) return -1;
     snprintf(lbuf, sizeof lbuf, "%s", line);
-    char *lt[32];
-    int nl = tokens(lbuf, lt, 32);
+    char *lt[LINE_MAX_WORDS];
+    int nl = tokens(lbuf, lt, LINE_MAX_WORDS);
     if (nl <= 0) return -1;
     int n = carc_option_count(g);
     for (int i = 0; i < n; i++) {
-        char obuf[512];
+        char obuf[LINE_MAX_CHARS + 1];
         carc_option_text(g, i, obuf, sizeof obuf);
-        char *ot[32];
-        int no = tokens(obuf, ot, 32);
+        char *ot[LINE_MAX_WORDS];
+        int no = tokens(obuf, ot, LINE_MAX_WORDS);
         if (no != nl) continue;
         const carc_option *o = carc_option_at(g, i);
         bool ok = true;
@@ -210,6 +215,36 @@ int carc_option_match(const carc_game *g, const char *line)
             ok = strchr(ot[k], '@') && o->tile >= 0 && seg_by_name(g, o->tile, lt[k]) == o->seg;
         }
         if (ok) return i;
+    }
+    return -1;
+}
+
+const char *carc_option_owner(const carc_game *g, int i)
+{
+    const carc_option *o = carc_option_at(g, i);
+    return o ? option_owner(g, o->owner)->name : NULL;
+}
+
+int carc_option_duplicate(const carc_game *g, int k)
+{
+    const carc_option *b = carc_option_at(g, k);
+    if (!b) return -1;
+    /* The base game's own texts differ from each other; only a plugin's can
+     * collide (with another, or with the base game's). */
+    int count = carc_option_count(g);
+    bool plugin = false;
+    for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
+    if (!plugin) return -1;
+    char mine[512], other[512];
+    carc_option_text(g, k, mine, sizeof mine);
+    for (int i = 0; i < count; i++) {
+        if (i == k) continue;
+        carc_option_text(g, i, other, sizeof other);
+        if (strcmp(mine, other) != 0) continue;
+        const carc_option *a = carc_option_at(g, i);
+        bool same = a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
+                    memcmp(a->arg, b->arg, sizeof a->arg) == 0;
+        if (!same) return i; /* an identical option would play the same: no harm */
     }
     return -1;
 }

@@ -77,6 +77,11 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
                  r->max_players, nplayers);
         return NULL;
     }
+    for (int p = 0; names && p < nplayers; p++)
+        if (names[p] && strlen(names[p]) >= NAME_LEN) {
+            snprintf(err, errn, "player name '%s' is longer than %d characters", names[p], NAME_LEN - 1);
+            return NULL;
+        }
     bool oom = false;
     carc_game *g = xcalloc(1, sizeof *g, &oom);
     if (!g) {
@@ -89,7 +94,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     for (int p = 0; p < nplayers; p++) {
         if (names && names[p]) snprintf(g->names[p], NAME_LEN, "%s", names[p]);
         else snprintf(g->names[p], NAME_LEN, "P%d", p + 1);
-        for (int k = 0; k < r->nfigkinds; k++) g->supply[p][k] = (uint8_t)r->figkinds[k].per_player;
+        for (int k = 0; k < r->nfigkinds; k++) g->supply[p][k] = r->figkinds[k].per_player;
     }
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
@@ -162,6 +167,7 @@ carc_game *carc_game_clone(const carc_game *src)
     CLONE_ARRAY(g, src, opts, src->nopts, src->cap_opts);
     CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
     CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
+    CLONE_ARRAY(g, src, landing, src->nlanding, src->cap_landing);
     if (!ok) {
         carc_game_free(g);
         return NULL;
@@ -198,6 +204,7 @@ void carc_game_free(carc_game *g)
     free(g->opts);
     free(g->log);
     free(g->batch);
+    free(g->landing);
     free(g);
 }
 

@@ -1,6 +1,9 @@
 /* features.c - the feature graph: union-find over segment nodes. Each root
  * keeps open ports, occupants and member count; members form a circular list
  * so a feature's tiles and marks can be enumerated when it is scored. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core.h"
 
 int feat_find(carc_game *g, int n)
@@ -32,7 +35,7 @@ void feat_union(carc_game *g, int a, int b)
     nb->parent = a;
     na->size += nb->size;
     na->open += nb->open;
-    na->occupants = (uint8_t)(na->occupants + nb->occupants);
+    na->occupants = (uint16_t)(na->occupants + nb->occupants);
     na->flags |= nb->flags;
     int an = na->next; /* splice the two circular lists */
     na->next = nb->next;
@@ -134,10 +137,41 @@ int feat_first_segment(const carc_game *g, int root, int *tile, int *seg)
     return 0;
 }
 
-/* Distinct city features a field touches, in the order first met. */
-int feat_bordering_cities(carc_game *g, int field_root, int *out, int max)
+void int_list_init(int_list *l)
 {
-    int count = 0, n = field_root;
+    l->v = l->local;
+    l->n = 0;
+    l->cap = (int)(sizeof l->local / sizeof l->local[0]);
+    l->oom = false;
+}
+
+void int_list_push(int_list *l, int x)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap * 2;
+        int *v = l->v == l->local ? malloc((size_t)cap * sizeof *v) : realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            l->oom = true;
+            return;
+        }
+        if (l->v == l->local) memcpy(v, l->local, sizeof l->local);
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+}
+
+void int_list_free(int_list *l)
+{
+    if (l->v != l->local) free(l->v);
+    int_list_init(l);
+}
+
+/* Distinct city features a field touches, in the order first met, appended
+ * to `cities`. */
+void feat_bordering_cities(carc_game *g, int field_root, int_list *cities)
+{
+    int n = field_root;
     do {
         const node *nd = &g->nodes[n];
         const placed *p = &g->tiles[nd->tile];
@@ -146,10 +180,9 @@ int feat_bordering_cities(carc_game *g, int field_root, int *out, int max)
             if (!(borders & 1u)) continue;
             int city = feat_find(g, p->node0 + s);
             int k = 0;
-            while (k < count && out[k] != city) k++;
-            if (k == count && count < max) out[count++] = city;
+            while (k < cities->n && cities->v[k] != city) k++;
+            if (k == cities->n) int_list_push(cities, city);
         }
         n = nd->next;
     } while (n != field_root);
-    return count;
 }

@@ -5,15 +5,25 @@
  * plugins may keep figure ids. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "core.h"
 
+/* Stands a figure in the first free slot, growing the table when it is
+ * full. -1 when the game holds MAX_FIGURES already or memory is out. */
 int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space)
 {
     int f = 0;
     while (f < g->nfigs && g->figs[f].where != WHERE_NONE) f++;
     if (f == g->nfigs) {
-        if (g->nfigs == g->cap_figs) return -1;
+        if (g->nfigs == MAX_FIGURES) return -1;
+        if (g->nfigs == g->cap_figs) {
+            int cap = g->cap_figs * 2 > MAX_FIGURES ? MAX_FIGURES : g->cap_figs * 2;
+            figure *figs = realloc(g->figs, (size_t)cap * sizeof *figs);
+            if (!figs) return -1;
+            g->figs = figs;
+            g->cap_figs = cap;
+        }
         g->nfigs++;
     }
     figure *fg = &g->figs[f];
@@ -83,15 +93,14 @@ void fig_remove(carc_game *g, int f, bool to_supply)
     while (g->nfigs > 0 && g->figs[g->nfigs - 1].where == WHERE_NONE) g->nfigs--;
 }
 
-int fig_on_feature(const carc_game *g, int root, int *out, int max)
+/* The figures standing on a feature, appended to `figs` in slot order. */
+void fig_on_feature(const carc_game *g, int root, int_list *figs)
 {
-    int n = 0;
-    for (int f = 0; f < g->nfigs && n < max; f++) {
+    for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
         if (fg->where == WHERE_SEGMENT && feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root)
-            out[n++] = f;
+            int_list_push(figs, f);
     }
-    return n;
 }
 
 /* Removes a figure (to the supply unless how is CARC_GONE_BOX) and raises
@@ -122,14 +131,17 @@ int fig_feature(carc_game *g, int f)
  * boxed-when-scored (the Prophet, ARK-15) leaves the game instead. */
 void fig_return_followers(carc_game *g, int root)
 {
-    int figs[64];
-    int n = fig_on_feature(g, root, figs, 64);
-    for (int i = 0; i < n; i++) {
-        const figure *fg = &g->figs[figs[i]];
+    int_list figs;
+    int_list_init(&figs);
+    fig_on_feature(g, root, &figs);
+    if (figs.oom) game_fail(g, "out of memory");
+    for (int i = 0; i < figs.n && !g->failed; i++) {
+        const figure *fg = &g->figs[figs.v[i]];
         if (!g->rules->figkinds[fg->kind].follower) continue;
-        fig_remove_event(g, figs[i], g->rules->figkinds[fg->kind].boxed_when_scored ? CARC_GONE_BOX : CARC_GONE_SCORED,
+        fig_remove_event(g, figs.v[i], g->rules->figkinds[fg->kind].boxed_when_scored ? CARC_GONE_BOX : CARC_GONE_SCORED,
                          root);
     }
+    int_list_free(&figs);
 }
 
 int fig_removal(const carc_game *g, int f, int how)

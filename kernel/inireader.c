@@ -1,4 +1,5 @@
 #include "inireader.h"
+#include "regular_file.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -8,21 +9,9 @@ int ini_reader_open(ini_reader_state *rd, const char *path, char *err, size_t er
 {
     memset(rd, 0, sizeof *rd);
     snprintf(rd->path, sizeof rd->path, "%s", path);
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errn, "%s: cannot open (no such file)", path);
-        return -1;
-    }
-    if (st.st_size > INI_MAX_FILE_BYTES) {
-        snprintf(err, errn, "%s: file too large (%lld bytes; at most %d)", path,
-                 (long long)st.st_size, INI_MAX_FILE_BYTES);
-        return -1;
-    }
-    rd->f = fopen(path, "r");
-    if (!rd->f) {
-        snprintf(err, errn, "%s: cannot open", path);
-        return -1;
-    }
+    /* Regular files only, opened without blocking (a FIFO would wait for ever). */
+    rd->f = regular_file_open(path, "file", INI_MAX_FILE_BYTES, NULL, err, errn);
+    if (!rd->f) return -1;
     return 0;
 }
 

@@ -119,7 +119,8 @@ static double pattern_steps(const char *p, size_t m, size_t n, int plain)
     return steps;
 }
 
-static void check_pattern(lua_State *L, int plain)
+/* Returns the worst-case steps of one match, charged; refuses a pattern whose worst case is too costly. */
+static double check_pattern(lua_State *L, int plain)
 {
     size_t n, m;
     const char *s = luaL_checklstring(L, 1, &n);
@@ -133,6 +134,7 @@ static void check_pattern(lua_State *L, int plain)
         luaL_error(L, "%s", msg);
     }
     charge(L, 1 + steps / LUA_GUARD_STEPS_PER_UNIT);
+    return steps;
 }
 
 static int g_find(lua_State *L)
@@ -144,6 +146,52 @@ static int g_find(lua_State *L)
 static int g_pattern(lua_State *L)
 {
     check_pattern(L, 0);
+    return call_original(L);
+}
+
+/* gmatch's iterator matches again at each call, kept as long as the script
+ * likes: each call pays the worst case of one match. Upvalues: the
+ * iterator, the charge function, the cost. */
+static int g_gmatch_next(lua_State *L)
+{
+    charge(L, lua_tonumber(L, lua_upvalueindex(3)));
+    lua_settop(L, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_call(L, 0, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int g_gmatch(lua_State *L)
+{
+    double steps = check_pattern(L, 0);
+    call_original(L); /* leaves the iterator on top */
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushnumber(L, 1 + steps / LUA_GUARD_STEPS_PER_UNIT);
+    lua_pushcclosure(L, g_gmatch_next, 3);
+    return 1;
+}
+
+/* A function replacement of gsub runs once a match; a C function there
+ * (string.rep, tostring ...) would do its work unseen by the instruction
+ * count: each call is charged by the strings it gets. Upvalues: the
+ * replacement, the charge function. */
+static int g_gsub_repl(lua_State *L)
+{
+    double work = 1;
+    for (int i = 1; i <= lua_gettop(L); i++) work += str_arg(L, i) / 16;
+    charge(L, work);
+    return call_original(L);
+}
+
+static int g_gsub(lua_State *L)
+{
+    check_pattern(L, 0);
+    if (lua_type(L, 3) == LUA_TFUNCTION) {
+        lua_pushvalue(L, 3);
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_pushcclosure(L, g_gsub_repl, 2);
+        lua_replace(L, 3);
+    }
     return call_original(L);
 }
 
@@ -233,7 +281,7 @@ typedef struct guard {
 
 static const guard guards[] = {
     {"string", "rep", g_rep},       {"string", "find", g_find},       {"string", "match", g_pattern},
-    {"string", "gmatch", g_pattern}, {"string", "gsub", g_pattern},   {"string", "byte", g_linear},
+    {"string", "gmatch", g_gmatch}, {"string", "gsub", g_gsub},   {"string", "byte", g_linear},
     {"string", "format", g_linear}, {"string", "pack", g_linear},     {"string", "packsize", g_linear},
     {"string", "unpack", g_linear}, {"utf8", "len", g_linear},       {"utf8", "offset", g_linear},
     {"utf8", "codepoint", g_linear}, {"table", "concat", g_concat},  {"table", "unpack", g_unpack},

@@ -7,14 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "api.h"
 #include "core.h"
 #include "lua_guard.h"
 #include "plugin.h"
+#include "regular_file.h"
+#include "term_text.h"
 
 #define API (&carc_api_v1)
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 typedef struct kv_entry {
     char key[24];
@@ -29,7 +35,11 @@ typedef struct kv_entry {
 
 typedef struct kv_store {
     kv_entry e[LUA_STATE_ENTRIES];
+    uint64_t printed; /* bytes print wrote in this game: clones and replays carry it */
 } kv_store;
+
+/* What stopped the running call. */
+enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_OUTPUT };
 
 typedef struct lua_host {
     lua_State *L;
@@ -37,7 +47,16 @@ typedef struct lua_host {
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
     long budget;            /* instructions left in this call */
-    double deadline;        /* thread CPU time at which this call is stopped; 0 unset */
+    double started;         /* coarse monotonic clock when the call started */
+    double cpu_deadline;    /* thread CPU time at which the call is stopped; 0: not read yet */
+    int stopped;            /* STOP_*: a limit stopped this call; every instruction now fails */
+    size_t printed;         /* bytes print wrote in this call */
+    /* The turn the last calls belonged to, and what they used in it. */
+    const void *turn_game;
+    int turn_number;
+    bool turn_end;
+    long turn_used;
+    double turn_seconds;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
 } lua_host;
@@ -75,13 +94,25 @@ static void set_top(lua_State *L, int k)
     lua_insert(L, -2);
     lua_rawset(L, -3);
 }
+
 /* The host lives in the state's extra space, which every thread (coroutine)
- * copies from the main one when it is created: no lookup on each call. */
-static lua_host *host_of(lua_State *L)
+ * copies from the main one when it is created: no lookup on each call. The
+ * low bit marks a coroutine a limit stopped (see stop()). */
+#define THREAD_STOPPED ((uintptr_t)1)
+
+static uintptr_t extra_of(lua_State *L)
 {
-    lua_host *h;
-    memcpy(&h, lua_getextraspace(L), sizeof h);
-    return h;
+    uintptr_t v;
+    memcpy(&v, lua_getextraspace(L), sizeof v);
+    return v;
+}
+
+static lua_host *host_of(lua_State *L) { return (lua_host *)(extra_of(L) & ~THREAD_STOPPED); }
+
+static void mark_stopped(lua_State *L)
+{
+    uintptr_t v = extra_of(L) | THREAD_STOPPED;
+    memcpy(lua_getextraspace(L), &v, sizeof v);
 }
 
 /* ---- limits ------------------------------------------------------------------------ */
@@ -106,23 +137,54 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
-static double cpu_seconds(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A few nanoseconds (no system call), to the millisecond or so: read on
+ * every call. The thread's CPU clock costs a system call: read only by calls
+ * long enough to meet a hook. */
+static double coarse_now(void) { return clock_s(CLOCK_MONOTONIC_COARSE); }
+
+static const char *stop_reason(int why)
+{
+    switch (why) {
+    case STOP_BUDGET: return "instruction budget exceeded (" STR(LUA_HOST_BUDGET) " instructions per call): an endless loop?";
+    case STOP_TIME: return "time limit exceeded (" STR(LUA_HOST_SECONDS) " s of CPU per call): an endless loop?";
+    default: return "output limit exceeded (" STR(LUA_HOST_PRINT_CALL) " bytes per call, " STR(LUA_HOST_PRINT_GAME)
+                    " per game)";
+    }
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar);
 
-/* From now on every instruction fails, so a loop that catches the error
- * with pcall cannot go on. */
-static void over_limit(lua_State *L, lua_host *h)
+/* Stops the call: from now on every instruction of every thread fails, so
+ * pcall cannot go on, and xpcall's message handlers are skipped (this error
+ * is raised in a hook, where Lua runs a handler with hooks off, out of reach
+ * of every limit). A coroutine that dies of it dies inside the hook, with
+ * hooks off for good: it is marked, and coroutine.close does not run its
+ * __close handlers. */
+static int stop(lua_State *L, lua_host *h, int why)
 {
+    if (!h->stopped) h->stopped = why;
+    if (L != h->L) {
+        mark_stopped(L);
+        lua_sethook(h->L, count_hook, LUA_MASKCOUNT, 1);
+    }
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    if (h->budget < 0)
-        luaL_error(L, "instruction budget exceeded (%d instructions per call): an endless loop?", LUA_HOST_BUDGET);
-    luaL_error(L, "time limit exceeded (%d s of CPU per call): an endless loop?", LUA_HOST_SECONDS);
+    return luaL_error(L, "%s", stop_reason(h->stopped));
+}
+
+/* The CPU deadline counts from the call's start: the first reading puts it
+ * where it would be had the whole time since the start been CPU time. */
+static void check_time(lua_State *L, lua_host *h)
+{
+    double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
+    if (h->cpu_deadline == 0) h->cpu_deadline = cpu + LUA_HOST_SECONDS - (coarse_now() - h->started);
+    if (cpu > h->cpu_deadline) stop(L, h, STOP_TIME);
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar)
@@ -130,24 +192,28 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     (void)ar;
     lua_host *h = host_of(L);
     h->budget -= lua_gethookcount(L);
-    if (h->budget < 0) over_limit(L, h);
-    /* The CPU clock costs a system call: a call that ends before its first
-     * hook (most handlers) never reads it. */
-    double now = cpu_seconds();
-    if (h->deadline == 0) h->deadline = now + LUA_HOST_SECONDS;
-    else if (now > h->deadline) over_limit(L, h);
+    if (h->stopped || h->budget < 0) stop(L, h, STOP_BUDGET);
+    check_time(L, h);
 }
 
-/* lua_guard's charge: work of a library function, before it is done. */
-static void guard_charge(lua_State *L, double work)
+/* Charges work (in instructions) to the running call; stops it when it is
+ * over a limit. lua_guard's charge for the work of library functions. */
+static void charge(lua_State *L, double work)
 {
     lua_host *h = host_of(L);
     if (work >= (double)h->budget) h->budget = -1;
     else h->budget -= (long)work;
-    if (h->budget < 0 || (work >= 4096 && h->deadline > 0 && cpu_seconds() > h->deadline)) over_limit(L, h);
+    if (h->stopped || h->budget < 0) stop(L, h, STOP_BUDGET);
+    if (work >= 4096) check_time(L, h);
 }
 
-static void set_hook(lua_State *L) { lua_sethook(L, count_hook, LUA_MASKCOUNT, 1000); }
+/* A coroutine's hook counts its own instructions; those it ran since its
+ * last hook are uncounted when it yields or ends. Each resume pays for them
+ * in advance, so a tree of short coroutines is charged like a loop. */
+#define HOOK_EVERY 1000   /* main thread: instructions between two hooks */
+#define CO_HOOK_EVERY 100 /* a coroutine's, also what one resume costs */
+
+static void set_hook(lua_State *L, int every) { lua_sethook(L, count_hook, LUA_MASKCOUNT, every); }
 
 /* coroutine.create with the budget hook on the new thread: hooks are per thread. */
 static int sandbox_cocreate(lua_State *L)
@@ -156,44 +222,161 @@ static int sandbox_cocreate(lua_State *L)
     lua_State *NL = lua_newthread(L);
     lua_pushvalue(L, 1);
     lua_xmove(L, NL, 1);
-    set_hook(NL);
+    set_hook(NL, CO_HOOK_EVERY);
     return 1;
+}
+
+/* Upvalue 1: the library's own function. */
+static int call_upvalue(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int sandbox_coresume(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "coroutine");
+    charge(L, CO_HOOK_EVERY);
+    set_hook(co, CO_HOOK_EVERY);
+    return call_upvalue(L);
+}
+
+static int sandbox_coclose(lua_State *L)
+{
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "coroutine");
+    if (extra_of(co) & THREAD_STOPPED) {
+        lua_pushboolean(L, 0);
+        lua_pushliteral(L, "the coroutine was stopped by a limit; its __close handlers are not run");
+        return 2;
+    }
+    return call_upvalue(L);
+}
+
+/* xpcall's message handler, guarded: after a limit stopped the call the
+ * error comes from a hook, where the handler would run with hooks off. */
+static int guarded_msgh(lua_State *L)
+{
+    if (host_of(L)->stopped) return 1; /* the error, unchanged */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int sandbox_xpcall(lua_State *L)
+{
+    luaL_checkany(L, 2);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, guarded_msgh, 1);
+    lua_replace(L, 2);
+    return call_upvalue(L);
 }
 
 /* ---- calling into the script --------------------------------------------------------- */
 
 static int traceback(lua_State *L)
 {
-    const char *msg = lua_tostring(L, 1);
-    luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
+    size_t n = 0;
+    const char *msg = lua_tolstring(L, 1, &n);
+    if (!msg) {
+        msg = "(error object is not a string)";
+    } else if (n > 900) { /* the message carc keeps is shorter: no need to copy megabytes */
+        lua_pushlstring(L, msg, 900);
+        lua_pushliteral(L, "...");
+        lua_concat(L, 2);
+        msg = lua_tostring(L, -1);
+    }
+    luaL_traceback(L, L, msg, 1);
     return 1;
 }
 
-/* Calls the function on the stack top with nargs below it... (function first,
- * then args) through one protected path with a traceback and a fresh budget. */
-static int protected_call(lua_host *h, carc_ctx *ctx, int nargs, int nres)
+/* One call into the script: body runs under the call's protection and
+ * limits, so every value it builds or reads back is safe to touch (an error
+ * or a full heap there is the script's failure, not carc's abort). */
+typedef struct host_call host_call;
+struct host_call {
+    int (*body)(lua_State *L, host_call *c);
+    carc_ctx *ctx;
+    int ref;            /* the script function */
+    carc_event *ev;
+    const carc_option *opt;
+    int arg;            /* a phase's step, or the player of apply */
+    char *buf;          /* format's text */
+    size_t n;
+    int result;
+};
+
+static int run_body(lua_State *L)
+{
+    host_call *c = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c->ref);
+    return c->body(L, c);
+}
+
+/* Starts the budget of an outermost call, and the turn's account. */
+static void begin_call(lua_host *h, carc_ctx *ctx)
+{
+    h->budget = LUA_HOST_BUDGET;
+    h->started = coarse_now();
+    h->cpu_deadline = 0;
+    h->stopped = STOP_NONE;
+    h->printed = 0;
+    set_hook(h->L, HOOK_EVERY);
+    const carc_game *g = ctx->g;
+    if (g && (g != h->turn_game || g->turn.number != h->turn_number || g->in_end != h->turn_end)) {
+        h->turn_game = g;
+        h->turn_number = g->turn.number;
+        h->turn_end = g->in_end;
+        h->turn_used = 0;
+        h->turn_seconds = 0;
+    }
+}
+
+/* After an outermost call: what it used, against the per-call time (for a
+ * call too short to meet a hook) and the turn's totals (a phase that keeps
+ * running again gets a fresh budget each time, not a fresh turn). */
+static const char *end_call(lua_host *h, carc_ctx *ctx)
+{
+    double took = coarse_now() - h->started;
+    if (took > LUA_HOST_SECONDS && (h->cpu_deadline == 0 || clock_s(CLOCK_THREAD_CPUTIME_ID) > h->cpu_deadline))
+        return stop_reason(STOP_TIME);
+    if (!ctx->g) return NULL;
+    h->turn_used += LUA_HOST_BUDGET - (h->budget < 0 ? 0 : h->budget);
+    h->turn_seconds += took;
+    if (h->turn_used > LUA_HOST_TURN_BUDGET)
+        return "instruction budget exceeded (" STR(LUA_HOST_TURN_BUDGET) " instructions per turn): a phase that runs again for ever?";
+    if (h->turn_seconds > LUA_HOST_TURN_SECONDS)
+        return "time limit exceeded (" STR(LUA_HOST_TURN_SECONDS) " s per turn): a phase that runs again for ever?";
+    return NULL;
+}
+
+static int protected_call(lua_host *h, host_call *c)
 {
     lua_State *L = h->L;
-    int base = lua_gettop(L) - nargs;
+    carc_ctx *ctx = c->ctx;
+    int base = lua_gettop(L);
     lua_pushcfunction(L, traceback);
-    lua_insert(L, base);
+    lua_pushcfunction(L, run_body);
+    lua_pushlightuserdata(L, c);
     carc_ctx *prev = h->cur;
     h->cur = ctx;
-    if (!prev) { /* a nested call (a handler raised by this script's own call) shares the budget */
-        h->budget = LUA_HOST_BUDGET;
-        h->deadline = 0; /* set at the call's first hook: short calls never read the clock */
-        set_hook(L);
-    }
-    int rc = lua_pcall(L, nargs, nres, base);
+    if (!prev) begin_call(h, ctx); /* a nested call (a handler raised by this script's own call) shares the budget */
+    int rc = lua_pcall(L, 1, 0, base + 1);
     h->cur = prev;
-    if (rc != LUA_OK) {
+    const char *over = !prev && rc == LUA_OK ? end_call(h, ctx) : NULL;
+    if (rc != LUA_OK || over) {
         char msg[1024];
-        snprintf(msg, sizeof msg, "%s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
-        lua_pop(L, 2);
+        snprintf(msg, sizeof msg, "%s", over ? over : lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");
+        lua_settop(L, base);
         api_error(ctx, msg);
         return -1;
     }
-    lua_remove(L, base);
+    lua_settop(L, base);
     return 0;
 }
 
@@ -207,19 +390,27 @@ static lua_host *ctx_host(lua_State *L, carc_ctx **ctx)
 
 #define CTX(L) carc_ctx *ctx; ctx_host(L, &ctx)
 
-/* An API call that failed stops the script with the API's message. */
+/* An API call that failed stops the script with the API's message. A
+ * refusal stops the game: its failure stays, so a script that catches the
+ * error (pcall) plays no further. The message gets the script's place. */
 static int checked(lua_State *L, carc_ctx *ctx, int rc)
 {
     if (rc < 0) {
-        /* The API has already stopped the game with its message; take it back
-         * so the error raised here (with the script's file, line and
-         * traceback) is the one the game reports. */
         char m[512];
         const char *src = ctx->g ? ctx->g->error : ctx->rules->reg_error;
         snprintf(m, sizeof m, "%s", src && *src ? src : "carc call failed");
-        if (ctx->g) {
-            ctx->g->failed = false;
-            ctx->g->error[0] = 0;
+        char where[300] = "";
+        lua_Debug ar; /* the script's line that made the call, through pcall and other C functions */
+        for (int level = 1; level < 32 && lua_getstack(L, level, &ar); level++)
+            if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+                snprintf(where, sizeof where, "%s:%d: ", ar.short_src, ar.currentline);
+                break;
+            }
+        if (ctx->g && ctx->g->failed && *where) {
+            /* "NAME: refusal" becomes "NAME: file:line: refusal" */
+            const char *rest = strstr(m, ": ");
+            size_t head = rest ? (size_t)(rest - m) + 2 : 0;
+            snprintf(ctx->g->error, sizeof ctx->g->error, "%.*s%s%s", (int)head, m, where, m + head);
         }
         return luaL_error(L, "%s", m);
     }
@@ -241,14 +432,18 @@ static void push_option(lua_State *L, const carc_option *o)
     set_top(L, K_kernel);
 }
 
+/* t[key] as an int, def when absent; raw read: a value carc reads back does
+ * not run script code. */
 static int field_int(lua_State *L, int idx, int key, int def)
 {
     idx = lua_absindex(L, idx);
     push_key(L, key);
-    lua_gettable(L, idx);
+    if (lua_istable(L, idx)) lua_rawget(L, idx);
+    else lua_gettable(L, idx);
     int isnum;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     if (!isnum && !lua_isnil(L, -1)) luaL_error(L, "field '%s' must be an integer", key_names[key]);
+    if (isnum && (v < INT_MIN || v > INT_MAX)) luaL_error(L, "field '%s' is out of range", key_names[key]);
     lua_pop(L, 1);
     return isnum ? (int)v : def;
 }
@@ -280,11 +475,9 @@ static void push_award(lua_State *L, const carc_award *a)
 
 /* ---- the trampolines: kernel -> script -------------------------------------------------- */
 
-static int lua_handler(carc_ctx *ctx, carc_event *ev)
+static int handler_body(lua_State *L, host_call *c)
 {
-    lua_fn *fn = ctx->user;
-    lua_State *L = fn->h->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
+    carc_event *ev = c->ev;
     lua_createtable(L, 0, 10);
     lua_pushstring(L, carc_event_name(ev->type));
     set_top(L, K_type);
@@ -300,61 +493,82 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
     }
     if (ev->option) {
         push_option(L, ev->option);
-        lua_pushboolean(L, ev->option->owner == ctx->owner);
+        lua_pushboolean(L, ev->option->owner == c->ctx->owner);
         set_top(L, K_mine);
         set_top(L, K_option);
     }
     lua_pushvalue(L, -1); /* keep the event to read back what the handler changed */
-    lua_insert(L, -3);
-    if (protected_call(fn->h, ctx, 1, 0) < 0) {
-        lua_pop(L, 1);
-        return -1;
-    }
-    ev->value = field_int(L, -1, K_value, ev->value);
+    lua_insert(L, 1);
+    lua_call(L, 1, 0);
+    int value = field_int(L, 1, K_value, ev->value), points = 0, reason = 0;
     if (ev->award) {
         push_key(L, K_award);
-        lua_gettable(L, -2);
-        if (lua_istable(L, -1)) {
-            ev->award->points = field_int(L, -1, K_points, ev->award->points);
-            ev->award->reason = field_int(L, -1, K_reason, ev->award->reason); /* relabel (score-before) */
-        }
-        lua_pop(L, 1);
+        lua_rawget(L, 1);
+        points = lua_istable(L, -1) ? field_int(L, -1, K_points, ev->award->points) : ev->award->points;
+        reason = lua_istable(L, -1) ? field_int(L, -1, K_reason, ev->award->reason) : ev->award->reason; /* relabel */
     }
-    lua_pop(L, 1);
+    /* Written only once both are read: a bad field changes nothing. */
+    ev->value = value;
+    if (ev->award) {
+        ev->award->points = points;
+        ev->award->reason = reason;
+    }
+    return 0;
+}
+
+static int lua_handler(carc_ctx *ctx, carc_event *ev)
+{
+    lua_fn *fn = ctx->user;
+    host_call c = {.body = handler_body, .ctx = ctx, .ref = fn->ref, .ev = ev};
+    return protected_call(fn->h, &c);
+}
+
+static int phase_body(lua_State *L, host_call *c)
+{
+    lua_pushinteger(L, c->arg);
+    lua_call(L, 1, 1);
+    c->result = CARC_PHASE_DONE;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *s = lua_tostring(L, -1);
+        c->result = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
+    }
     return 0;
 }
 
 static int lua_phase(carc_ctx *ctx, int step)
 {
     lua_fn *fn = ctx->user;
-    lua_State *L = fn->h->L;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
-    lua_pushinteger(L, step);
-    if (protected_call(fn->h, ctx, 1, 1) < 0) return -1;
-    int r = CARC_PHASE_DONE;
-    if (lua_isstring(L, -1)) {
-        const char *s = lua_tostring(L, -1);
-        r = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
-    }
-    lua_pop(L, 1);
-    return r;
+    host_call c = {.body = phase_body, .ctx = ctx, .ref = fn->ref, .arg = step};
+    return protected_call(fn->h, &c) < 0 ? -1 : c.result;
+}
+
+static int format_body(lua_State *L, host_call *c)
+{
+    push_option(L, c->opt);
+    lua_call(L, 1, 1);
+    size_t len;
+    const char *s = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ? lua_tolstring(L, -1, &len) : NULL;
+    if (!s) s = "?", len = 1;
+    if (c->n == 0) len = 0;
+    else if (len > c->n - 1) len = c->n - 1;
+    for (size_t i = 0; i < len; i++) c->buf[i] = s[i] ? s[i] : '?'; /* a NUL would cut the text short */
+    if (c->n) c->buf[len] = 0;
+    return 0;
 }
 
 static int lua_format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n)
 {
     lua_host *h = ctx->user;
     if (h->format_ref == LUA_NOREF) return -1;
-    lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->format_ref);
-    push_option(h->L, opt);
-    if (protected_call(h, ctx, 1, 1) < 0) return -1;
-    size_t len;
-    const char *s = lua_tolstring(h->L, -1, &len);
-    if (!s) s = "?", len = 1;
-    if (n == 0) len = 0;
-    else if (len > n - 1) len = n - 1;
-    for (size_t i = 0; i < len; i++) buf[i] = s[i] ? s[i] : '?'; /* a NUL would cut the text short */
-    if (n) buf[len] = 0;
-    lua_pop(h->L, 1);
+    host_call c = {.body = format_body, .ctx = ctx, .ref = h->format_ref, .opt = opt, .buf = buf, .n = n};
+    return protected_call(h, &c);
+}
+
+static int apply_body(lua_State *L, host_call *c)
+{
+    push_option(L, c->opt);
+    lua_pushinteger(L, c->arg);
+    lua_call(L, 2, 0);
     return 0;
 }
 
@@ -362,18 +576,24 @@ static int lua_apply(carc_ctx *ctx, const carc_option *opt, int player)
 {
     lua_host *h = ctx->user;
     if (h->apply_ref == LUA_NOREF) return api_error(ctx, "the script offered an option but set no carc.apply");
-    lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->apply_ref);
-    push_option(h->L, opt);
-    lua_pushinteger(h->L, player);
-    return protected_call(h, ctx, 2, 0);
+    host_call c = {.body = apply_body, .ctx = ctx, .ref = h->apply_ref, .opt = opt, .arg = player};
+    return protected_call(h, &c);
+}
+
+static int init_body(lua_State *L, host_call *c)
+{
+    (void)c;
+    lua_call(L, 0, 0);
+    return 0;
 }
 
 static int lua_game_init(carc_ctx *ctx)
 {
     lua_host *h = ctx->user;
+    h->turn_game = NULL; /* a new game: its turns start afresh */
     if (h->init_ref == LUA_NOREF) return 0;
-    lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->init_ref);
-    return protected_call(h, ctx, 0, 0);
+    host_call c = {.body = init_body, .ctx = ctx, .ref = h->init_ref};
+    return protected_call(h, &c);
 }
 
 /* ---- carc.state: a key-value store inside the game ---------------------------------------- */
@@ -756,8 +976,7 @@ static int l_feature_segments(lua_State *L)
     int f = (int)luaL_checkinteger(L, 1);
     int n = API->feature_segments(ctx, f, NULL, NULL, 0);
     if (n < 0) return 0;
-    int *t = malloc((size_t)n * 2 * sizeof *t);
-    if (!t) return luaL_error(L, "out of memory");
+    int *t = lua_newuserdatauv(L, ((size_t)n * 2 + 1) * sizeof *t, 0); /* freed by Lua, whatever fails below */
     API->feature_segments(ctx, f, t, t + n, n);
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
@@ -768,7 +987,6 @@ static int l_feature_segments(lua_State *L)
         lua_rawseti(L, -2, 2);
         lua_rawseti(L, -2, i + 1);
     }
-    free(t);
     return 1;
 }
 
@@ -864,20 +1082,16 @@ static int l_ask(lua_State *L)
     luaL_checktype(L, 3, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 3);
     if (n < 0 || n > 10000) return luaL_error(L, "ask: 0 to 10000 options");
-    carc_option *opts = calloc((size_t)n + 1, sizeof *opts);
-    if (!opts) return luaL_error(L, "out of memory");
+    /* Lua memory: charged to the script, freed whatever error the reading raises. */
+    carc_option *opts = lua_newuserdatauv(L, ((size_t)n + 1) * sizeof *opts, 0);
+    memset(opts, 0, ((size_t)n + 1) * sizeof *opts);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, 3, i);
-        if (!lua_istable(L, -1)) {
-            free(opts);
-            return luaL_error(L, "ask: option %d is not a table", (int)i);
-        }
+        if (!lua_istable(L, -1)) return luaL_error(L, "ask: option %d is not a table", (int)i);
         opts[i - 1] = read_option(L, lua_gettop(L));
         lua_pop(L, 1);
     }
-    int rc = API->ask(ctx, player, label, opts, (int)n);
-    free(opts);
-    checked(L, ctx, rc);
+    checked(L, ctx, API->ask(ctx, player, label, opts, (int)n));
     return 0;
 }
 
@@ -1045,8 +1259,10 @@ static int l_random(lua_State *L)
     case 1: hi = luaL_checkinteger(L, 1); break;
     default: lo = luaL_checkinteger(L, 1); hi = luaL_checkinteger(L, 2); break;
     }
-    luaL_argcheck(L, lo <= hi && hi - lo < 0xffffffffLL, 1, "interval is empty or too large");
-    lua_pushinteger(L, lo + (lua_Integer)API->random(ctx, (uint32_t)(hi - lo + 1)));
+    /* The width in unsigned arithmetic: hi - lo overflows for the widest intervals. */
+    lua_Unsigned width = (lua_Unsigned)hi - (lua_Unsigned)lo;
+    luaL_argcheck(L, lo <= hi && width < 0xffffffffu, 1, "interval is empty or too large");
+    lua_pushinteger(L, lo + (lua_Integer)API->random(ctx, (uint32_t)(width + 1)));
     return 1;
 }
 
@@ -1055,13 +1271,35 @@ static int l_randomseed(lua_State *L)
     return luaL_error(L, "math.randomseed is not available: the game's seed decides every draw");
 }
 
+/* print: to the standard error, control characters escaped, charged
+ * like the strings it writes, and capped per call and per game. */
 static int l_print(lua_State *L)
 {
     lua_host *h = host_of(L);
+    kv_store *s = h->cur && h->cur->g ? API->state(h->cur) : NULL;
     int n = lua_gettop(L);
-    fprintf(stderr, "[%s]", h->ps->name);
-    for (int i = 1; i <= n; i++) fprintf(stderr, " %s", luaL_tolstring(L, i, NULL)), lua_pop(L, 1);
-    fputc('\n', stderr);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addchar(&b, '[');
+    luaL_addstring(&b, h->ps->name);
+    luaL_addchar(&b, ']');
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        luaL_addchar(&b, ' ');
+        luaL_tolstring(L, i, &len); /* __tostring runs under the call's limits */
+        charge(L, 1 + (double)len / 16);
+        if (h->printed + luaL_bufflen(&b) + len > LUA_HOST_PRINT_CALL ||
+            (s && s->printed + luaL_bufflen(&b) + len > LUA_HOST_PRINT_GAME))
+            stop(L, h, STOP_OUTPUT);
+        luaL_addvalue(&b);
+    }
+    luaL_addchar(&b, '\n');
+    luaL_pushresult(&b);
+    size_t len;
+    const char *line = lua_tolstring(L, -1, &len);
+    h->printed += len;
+    if (s) s->printed += len;
+    term_write(stderr, line, len);
     return 0;
 }
 
@@ -1123,6 +1361,28 @@ static const char *const math_safe[] = {"abs", "ceil", "cos", "deg", "exp", "flo
                                         "tan", "tointeger", "type", "ult", NULL};
 static const char *const utf8_safe[] = {"char", "charpattern", "codes", "codepoint", "len", "offset", NULL};
 
+/* t[name] = fn with the old t[name] as its upvalue. */
+static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn)
+{
+    t = lua_absindex(L, t);
+    lua_getfield(L, t, name);
+    lua_pushcclosure(L, fn, 1);
+    lua_setfield(L, t, name);
+}
+
+/* rawset on the globals would get round their being read-only. */
+static int sandbox_rawset(lua_State *L)
+{
+    if (host_of(L)->closed) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
+        bool globals = lua_rawequal(L, 1, -1);
+        lua_pop(L, 1);
+        if (globals)
+            return luaL_error(L, "rawset cannot set a global after the script has loaded: keep game state in carc.state");
+    }
+    return call_upvalue(L);
+}
+
 /* Builds the sandbox environment on the stack top. */
 static void build_env(lua_State *L)
 {
@@ -1142,7 +1402,11 @@ static void build_env(lua_State *L)
     lua_getfield(L, env, "coroutine");
     lua_pushcfunction(L, sandbox_cocreate);
     lua_setfield(L, -2, "create");
+    wrap_field(L, -1, "resume", sandbox_coresume);
+    wrap_field(L, -1, "close", sandbox_coclose);
     lua_pop(L, 1);
+    wrap_field(L, env, "xpcall", sandbox_xpcall);
+    wrap_field(L, env, "rawset", sandbox_rawset);
     lua_getfield(L, env, "math");
     lua_pushcfunction(L, l_random);
     lua_setfield(L, -2, "random");
@@ -1151,7 +1415,7 @@ static void build_env(lua_State *L)
     lua_pop(L, 1);
     lua_pushcfunction(L, l_print);
     lua_setfield(L, env, "print");
-    lua_guard_install(L, env, guard_charge);
+    lua_guard_install(L, env, charge);
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
     /* carc, and carc.state */
@@ -1240,11 +1504,28 @@ static void host_unload(void *user)
     free(h);
 }
 
+/* The top level, then the globals frozen: both under the call's protection
+ * (a script that filled its memory makes the freezing fail, not carc). */
+static int top_level_body(lua_State *L, host_call *c)
+{
+    (void)c;
+    lua_call(L, 0, 0);
+    freeze_globals(L);
+    return 0;
+}
+
 static int host_init(carc_ctx *ctx)
 {
     lua_host *h = ctx->user;
     lua_State *L = h->L;
-    int rc = luaL_loadfilex(L, h->ps->path, "t");
+    char err[512];
+    size_t len;
+    char *src = regular_file_read(h->ps->path, "script", LUA_HOST_SCRIPT_BYTES, &len, err, sizeof err);
+    if (!src) return api_error(ctx, err);
+    lua_pushfstring(L, "@%s", h->ps->path);
+    int rc = luaL_loadbufferx(L, src, len, lua_tostring(L, -1), "t");
+    free(src);
+    lua_remove(L, -2);
     if (rc != LUA_OK) {
         const char *m = lua_tostring(L, -1);
         api_error(ctx, m ? m : "cannot load");
@@ -1256,9 +1537,38 @@ static int host_init(carc_ctx *ctx)
     /* Registration happens while the top level runs. */
     API->set_state(ctx, sizeof(kv_store), lua_game_init);
     API->set_option_fns(ctx, lua_format, lua_apply);
-    if (protected_call(h, ctx, 0, 0) < 0) return -1;
+    host_call c = {.body = top_level_body, .ctx = ctx, .ref = luaL_ref(L, LUA_REGISTRYINDEX)};
+    rc = protected_call(h, &c);
+    luaL_unref(L, LUA_REGISTRYINDEX, c.ref);
+    if (rc < 0) return -1;
     h->closed = true;
-    freeze_globals(L);
+    return 0;
+}
+
+/* Builds the sandbox in a fresh state (protected: lua_host_load). */
+static int setup(lua_State *L)
+{
+    /* Only the safe libraries are opened at all. */
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    lua_settop(L, 0);
+    build_env(L);
+    if (luaL_loadbufferx(L, wrap_src, sizeof wrap_src - 1, "=wrap", "t") == LUA_OK) {
+        lua_pushvalue(L, -2);
+        lua_setupvalue(L, -2, 1);
+        lua_call(L, 0, 0);
+    }
+    /* Strings keep their metatable (s:upper()), pointing at the sandbox's copy. */
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_getfield(L, -3, "string");
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 2);
+    lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
     return 0;
 }
 
@@ -1280,28 +1590,15 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
     }
     lua_State *L = h->L;
     memcpy(lua_getextraspace(L), &h, sizeof h);
-    /* Only the safe libraries are opened at all. */
-    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
-    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
-    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
-    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
-    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
-    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
-    lua_settop(L, 0);
-    set_hook(L);
-    build_env(L);
-    if (luaL_loadbufferx(L, wrap_src, sizeof wrap_src - 1, "=wrap", "t") == LUA_OK) {
-        lua_pushvalue(L, -2);
-        lua_setupvalue(L, -2, 1);
-        lua_call(L, 0, 0);
+    h->budget = LUA_HOST_BUDGET;
+    h->started = coarse_now();
+    set_hook(L, HOOK_EVERY);
+    lua_pushcfunction(L, setup);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        snprintf(err, errn, "%s: cannot set up the sandbox: %s", ps->name, lua_tostring(L, -1));
+        host_unload(h);
+        return -1;
     }
-    /* Strings keep their metatable (s:upper()), pointing at the sandbox's copy. */
-    lua_pushliteral(L, "");
-    lua_getmetatable(L, -1);
-    lua_getfield(L, -3, "string");
-    lua_setfield(L, -2, "__index");
-    lua_pop(L, 2);
-    lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
     ps->user = h;
     ps->unload = host_unload;
     if (plugin_register(r, ps, host_init, err, errn) < 0) {

@@ -1,5 +1,6 @@
 /* record.c - read, replay and write game records. */
 #include "record.h"
+#include "regular_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -171,24 +172,10 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
 int carc_record_load(const char *path, carc_record *rec, char *err, size_t errn)
 {
     memset(rec, 0, sizeof *rec);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errn, "%s: cannot open (%s)", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errn, "%s: not a regular file", path);
-        return -1;
-    }
-    if (st.st_size > CARC_RECORD_MAX_BYTES) {
-        fclose(f);
-        snprintf(err, errn, "%s: record too large (%lld bytes; at most %d)", path, (long long)st.st_size,
-                 CARC_RECORD_MAX_BYTES);
-        return -1;
-    }
-    size_t len = (size_t)st.st_size;
+    long long size;
+    FILE *f = regular_file_open(path, "record", CARC_RECORD_MAX_BYTES, &size, err, errn); /* a FIFO is refused, not waited on */
+    if (!f) return -1;
+    size_t len = (size_t)size;
     char *text = malloc(len + 1);
     if (!text) {
         fclose(f);
@@ -240,19 +227,15 @@ int carc_draw_text(const carc_game *g, int type, char *buf, size_t n)
 int carc_option_record_text(const carc_game *g, int k, char *buf, size_t n)
 {
     if (carc_option_text(g, k, buf, n) < 0) return -1;
-    /* The kernel's own texts differ from each other; only a plugin's can
-     * collide (with another, or with the kernel's). */
-    int count = carc_option_count(g);
-    bool plugin = false;
-    for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
-    if (!plugin) return 0;
-    int m = carc_option_match(g, buf);
-    if (m == k) return 0;
-    if (m < 0) return -1;
-    const carc_option *a = carc_option_at(g, m), *b = carc_option_at(g, k);
-    bool same = a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
-                memcmp(a->arg, b->arg, sizeof a->arg) == 0;
-    return same ? 0 : -1; /* an identical option: either one plays the same */
+    return carc_option_duplicate(g, k) < 0 ? 0 : -1;
+}
+
+/* The plugin to blame when options i and j read the same: the one that is
+ * not the kernel, the later one when both are plugins. */
+static const char *duplicate_owner(const carc_game *g, int i, int j)
+{
+    const char *a = carc_option_owner(g, i < j ? i : j), *b = carc_option_owner(g, i < j ? j : i);
+    return strcmp(b, "kernel") != 0 ? b : a;
 }
 
 static void list_options(const carc_game *g, char *out, size_t n)
@@ -260,7 +243,7 @@ static void list_options(const carc_game *g, char *out, size_t n)
     size_t used = 0;
     int count = carc_option_count(g);
     for (int i = 0; i < count && used + 2 < n; i++) {
-        char t[256];
+        char t[1024];
         carc_option_text(g, i, t, sizeof t);
         int w = snprintf(out + used, n - used, "\n  %s", t);
         if (w < 0 || (size_t)w >= n - used) {
@@ -318,6 +301,12 @@ int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next
         return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
                        l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
     }
+    int dup = carc_option_duplicate(g, k);
+    if (dup >= 0)
+        return fail_at(err, errn, rec->path, l->line,
+                       "'%s' reads like another option of this decision: %s offered two options with one text "
+                       "(options must read differently)",
+                       l->text, duplicate_owner(g, k, dup));
     if (carc_choose(g, k) < 0)
         return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
     (*next)++;
@@ -387,15 +376,40 @@ int carc_writer_line(carc_record_writer *w, const char *line)
     return wappend(w, line) || wappend(w, "\n") ? -1 : 0;
 }
 
+/* The directory part of path ("." when there is none), malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, path, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn)
 {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        snprintf(err, errn, "%s: cannot write (%s)", tmp, strerror(errno));
+    /* The temporary file beside FILE gets a name nobody can guess, made by
+     * mkstemp: created new (O_EXCL), so a link or file planted there is
+     * refused, never followed or overwritten. Its name is as long as it
+     * needs (no truncation onto a neighbour's name). */
+    size_t tn = strlen(path) + sizeof ".tmpXXXXXX";
+    char *tmp = malloc(tn);
+    if (!tmp) {
+        snprintf(err, errn, "%s: out of memory", path);
         return -1;
     }
+    snprintf(tmp, tn, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errn, "%s: cannot write (%s)", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fchmod(fd, 0644); /* mkstemp makes it 0600; a record is as readable as any file carc writes */
     size_t off = 0;
     while (off < w->len) {
         ssize_t n = write(fd, w->buf + off, w->len - off);
@@ -404,6 +418,7 @@ int carc_writer_save(const carc_record_writer *w, const char *path, char *err, s
             snprintf(err, errn, "%s: write failed (%s)", tmp, strerror(errno));
             close(fd);
             unlink(tmp);
+            free(tmp);
             return -1;
         }
         off += (size_t)n;
@@ -411,25 +426,25 @@ int carc_writer_save(const carc_record_writer *w, const char *path, char *err, s
     if (fsync(fd) != 0 || close(fd) != 0) {
         snprintf(err, errn, "%s: cannot flush (%s)", tmp, strerror(errno));
         unlink(tmp);
+        free(tmp);
         return -1;
     }
     if (rename(tmp, path) != 0) {
         snprintf(err, errn, "%s: cannot replace (%s)", path, strerror(errno));
         unlink(tmp);
+        free(tmp);
         return -1;
     }
+    free(tmp);
     /* The rename is durable once the directory is on disk too (a crash of
      * the machine, not only of carc, keeps the new record). */
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *(slash == dir ? slash + 1 : slash) = 0;
-    else snprintf(dir, sizeof dir, ".");
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    char *dir = dir_of(path);
+    int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
     if (dfd >= 0) {
         fsync(dfd); /* best effort: some file systems refuse it */
         close(dfd);
     }
+    free(dir);
     return 0;
 }
 

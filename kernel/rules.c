@@ -30,18 +30,38 @@ int rules_figkind(const struct carc_rules *r, const char *name)
     return -1;
 }
 
-static int add_name(char (*names)[NAME_LEN], int *n, int max, const char *name)
+/* A name defined by the plugin registering now (r->registering) belongs to
+ * it; the same name defined by another plugin means two meanings for one
+ * name: noted in r->conflict for the loader to report with both sources. */
+static int add_name(struct carc_rules *r, char (*names)[NAME_LEN], int *owner, int *n, int max, const char *name,
+                    const char *what)
 {
     int i = find_name(names, *n, name);
-    if (i >= 0) return i;
+    if (i >= 0) {
+        int by = r->registering;
+        if (by > 0 && owner[i] > 0 && owner[i] != by && !r->conflict[0])
+            snprintf(r->conflict, sizeof r->conflict, "the %s '%s' is defined by both %s and %s", what, name,
+                     r->plugins[owner[i] - 1]->name, r->plugins[by - 1]->name);
+        return i; /* the kernel's own names (pennant, road, ...) are everyone's */
+    }
     if (*n >= max || strlen(name) >= NAME_LEN || !*name) return -1;
     snprintf(names[*n], NAME_LEN, "%s", name);
+    owner[*n] = r->registering > 0 ? r->registering : 0;
     return (*n)++;
 }
 
-int rules_add_mark(struct carc_rules *r, const char *name) { return add_name(r->marks, &r->nmarks, MAX_MARKS, name); }
-int rules_add_tmark(struct carc_rules *r, const char *name) { return add_name(r->tmarks, &r->ntmarks, MAX_TILE_MARKS, name); }
-int rules_add_reason(struct carc_rules *r, const char *name) { return add_name(r->reasons, &r->nreasons, MAX_REASONS, name); }
+int rules_add_mark(struct carc_rules *r, const char *name)
+{
+    return add_name(r, r->marks, r->mark_owner, &r->nmarks, MAX_MARKS, name, "mark");
+}
+int rules_add_tmark(struct carc_rules *r, const char *name)
+{
+    return add_name(r, r->tmarks, r->tmark_owner, &r->ntmarks, MAX_TILE_MARKS, name, "tile mark");
+}
+int rules_add_reason(struct carc_rules *r, const char *name)
+{
+    return add_name(r, r->reasons, r->reason_owner, &r->nreasons, MAX_REASONS, name, "reason");
+}
 
 /* A kind named by a tile set but not yet defined: inner, not deployable, no
  * completion, until a plugin defines it (rules_finish checks that one did). */

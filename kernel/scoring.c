@@ -168,26 +168,29 @@ static int group_end(const carc_game *g, int i)
 }
 
 /* The main awards of the player whose award is next, from landing_pos to the
- * next main award of another player: their indexes into out; the count. */
-static int player_mains(const carc_game *g, int *out)
+ * next main award of another player: their indexes. */
+static void player_mains(const carc_game *g, int_list *out)
 {
-    int p = g->landing[g->landing_pos].player, n = 0;
+    int p = g->landing[g->landing_pos].player;
     for (int i = g->landing_pos; i < g->nlanding; i = group_end(g, i)) {
         if (g->landing[i].flags & CARC_AWARD_BONUS) continue; /* a stray bonus: skip it */
         if (g->landing[i].player != p) break;
-        out[n++] = i;
+        int_list_push(out, i);
     }
-    return n;
 }
 
 /* Whether a handler says the order of the next player's awards matters; then
  * that player is asked. 1 if a decision was posed. */
 static int ask_order(carc_game *g)
 {
-    int mains[LANDING_MAX], k = player_mains(g, mains);
-    if (k < 2) return 0;
-    int p = g->landing[g->landing_pos].player;
     if (g->nbatch) return 0; /* someone's own batch is being collected */
+    int_list mains;
+    int_list_init(&mains);
+    player_mains(g, &mains);
+    int p = g->landing[g->landing_pos].player, asked = 0;
+    carc_option *opts = NULL;
+    if (mains.oom) game_fail(g, "out of memory");
+    if (mains.n < 2 || g->failed) goto out;
     /* The handlers see the player's awards left, in their current order. */
     for (int i = g->landing_pos; i < g->nlanding; i++)
         if (g->landing[i].player == p) batch_add(g, p, g->landing[i].points, g->landing[i].reason,
@@ -199,24 +202,35 @@ static int ask_order(carc_game *g)
     dispatch(g, CARC_EV_AWARD_ORDER, &e);
     g->batch_is_view = false;
     g->nbatch = 0;
-    if (g->failed || e.value == 0) return 0;
-    carc_option opts[LANDING_MAX];
-    char texts[LANDING_MAX][96];
+    if (g->failed || e.value == 0) goto out;
+    opts = calloc((size_t)mains.n, sizeof *opts);
+    if (!opts) {
+        game_fail(g, "out of memory");
+        goto out;
+    }
     int n = 0;
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < mains.n; i++) {
         carc_option o = {0};
         o.code = BASE_OPT_ORDER;
         o.tile = o.seg = -1;
-        o.arg[0] = mains[i];
-        landing_format(g, &o, texts[n], sizeof texts[n]);
+        o.arg[0] = mains.v[i];
+        char text[128], other[128];
+        landing_format(g, &o, text, sizeof text);
         bool same = false; /* interchangeable awards (one text): one option */
-        for (int j = 0; j < n && !same; j++) same = strcmp(texts[j], texts[n]) == 0;
+        for (int j = 0; j < n && !same; j++) {
+            landing_format(g, &opts[j], other, sizeof other);
+            same = strcmp(text, other) == 0;
+        }
         if (!same) opts[n++] = o;
     }
-    if (n < 2) return 0;
-    if (decision_ask(g, p, 0, "order", opts, n) < 0) return 0;
-    g->landing_paused = true;
-    return 1;
+    if (n >= 2 && decision_ask(g, p, 0, "order", opts, n) == 0) {
+        g->landing_paused = true;
+        asked = 1;
+    }
+out:
+    free(opts);
+    int_list_free(&mains);
+    return asked;
 }
 
 int batch_land_resume(carc_game *g)
@@ -236,9 +250,18 @@ int batch_commit_pausable(carc_game *g, int first_seat)
 {
     int n = g->nbatch;
     if (n == 0) return 0;
-    if (n > LANDING_MAX || !g->rules->nhandlers[CARC_EV_AWARD_ORDER]) {
+    if (!g->rules->nhandlers[CARC_EV_AWARD_ORDER]) {
         batch_commit(g, first_seat);
         return 0;
+    }
+    if (n > g->cap_landing) {
+        carc_award *q = realloc(g->landing, (size_t)n * sizeof *q);
+        if (!q) {
+            game_fail(g, "out of memory");
+            return 0;
+        }
+        g->landing = q;
+        g->cap_landing = n;
     }
     batch_order(g, first_seat, g->landing);
     g->nlanding = n;
@@ -256,11 +279,14 @@ int landing_choose(carc_game *g, const carc_option *opt)
         return -1;
     }
     /* The chosen group moves to the front; the others keep their order. */
-    int end = group_end(g, j), len = end - j;
-    carc_award moved[LANDING_MAX];
-    memcpy(moved, &g->landing[j], (size_t)len * sizeof *moved);
-    memmove(&g->landing[pos + len], &g->landing[pos], (size_t)(j - pos) * sizeof *moved);
-    memcpy(&g->landing[pos], moved, (size_t)len * sizeof *moved);
+    int end = group_end(g, j);
+    while (j > pos) { /* rotate [pos, end) by one until the group leads */
+        carc_award last = g->landing[j - 1];
+        memmove(&g->landing[j - 1], &g->landing[j], (size_t)(end - j) * sizeof last);
+        g->landing[end - 1] = last;
+        j--;
+        end--;
+    }
     g->landing_chosen = true;
     g->landing_paused = false;
     return 0;
@@ -308,8 +334,13 @@ void award_now(carc_game *g, int player, int points, int reason, int feature, in
 
 static int completed_cities_bordering(carc_game *g, int field_root)
 {
-    int cities[256], n = feat_bordering_cities(g, field_root, cities, 256), done = 0;
-    for (int i = 0; i < n; i++) done += feat_is_complete(g, cities[i]);
+    int_list cities;
+    int_list_init(&cities);
+    feat_bordering_cities(g, field_root, &cities);
+    if (cities.oom) game_fail(g, "out of memory");
+    int done = 0;
+    for (int i = 0; i < cities.n; i++) done += feat_is_complete(g, cities.v[i]);
+    int_list_free(&cities);
     return done;
 }
 
@@ -455,7 +486,7 @@ static void score_farms_per_city(carc_game *g, int mode)
     for (int i = 0; i < g->nnodes && !g->failed; i++) {
         node *n = &g->nodes[i];
         if (n->parent != i || n->kind != CARC_KIND_FIELD || !n->occupants) continue;
-        int strength[CARC_MAX_PLAYERS], cities[256];
+        int strength[CARC_MAX_PLAYERS];
         feat_strengths(g, i, strength);
         int best = majority_event(g, i, strength, true);
         n->flags |= NODE_SCORED;
@@ -469,11 +500,14 @@ static void score_farms_per_city(carc_game *g, int mode)
         }
         farms[nfarms] = i;
         values[nfarms++] = value;
-        int nc = feat_bordering_cities(g, i, cities, 256);
-        for (int c = 0; c < nc; c++) {
-            if (!feat_is_complete(g, cities[c])) continue;
+        int_list cities;
+        int_list_init(&cities);
+        feat_bordering_cities(g, i, &cities);
+        if (cities.oom) game_fail(g, "out of memory");
+        for (int c = 0; c < cities.n; c++) {
+            if (!feat_is_complete(g, cities.v[c])) continue;
             for (int p = 0; p < g->nplayers; p++) {
-                int at = cities[c] * CARC_MAX_PLAYERS + p;
+                int at = cities.v[c] * CARC_MAX_PLAYERS + p;
                 bool counts = mode == FARM_CITY_MAJORITY ? strength[p] > 0 : strength[p] == best && best > 0;
                 if (!counts) continue;
                 if (mode == FARM_CITY_MAJORITY) tally[at] += strength[p];
@@ -481,6 +515,7 @@ static void score_farms_per_city(carc_game *g, int mode)
                 if (value > worth[at]) worth[at] = value;
             }
         }
+        int_list_free(&cities);
     }
     for (int c = 0; c < g->nnodes && !g->failed; c++) {
         int *t = &tally[c * CARC_MAX_PLAYERS], best = 0;

@@ -1,14 +1,15 @@
-/* variant.c - variant INI files (docs/variants.md): tile sets, count
- * overrides, plugins, scripts, options, and includes. */
-#include <ini.h>
+/* variant.c - builds rules from a variant: its composition resolved
+ * (compose.c), then the plugins, scripts and tile sets loaded, counts and
+ * options set; and the resolved composition as text (carc variant show). */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "compose.h"
 #include "core.h"
-#include "inireader.h"
 #include "plugin.h"
 
 #ifndef CARC_DATADIR
@@ -21,178 +22,6 @@ const char *carc_data_dir(void)
     return d && *d ? d : CARC_DATADIR;
 }
 
-#define MAX_ITEMS 64
-
-typedef struct spec_item {
-    char key[96];
-    char value[256];
-    char file[512];
-    int line;
-} spec_item;
-
-typedef struct variant_spec {
-    char name[NAME_LEN];
-    char title[160];
-    char path[512];
-    int min_players, max_players;
-    spec_item sets[MAX_SETS]; int nsets;
-    spec_item counts[MAX_ITEMS]; int ncounts;
-    spec_item plugins[MAX_PLUGINS]; int nplugins;
-    spec_item scripts[MAX_PLUGINS]; int nscripts;
-    spec_item options[MAX_ITEMS]; int noptions;
-    int depth;
-} variant_spec;
-
-typedef struct v_ctx {
-    variant_spec *v;
-    ini_reader_state rd;
-    char dir[512];
-    char *err;
-    size_t errn;
-    bool include_failed;
-} v_ctx;
-
-#define VFAIL(c, ...) return (ini_reader_fail(&(c)->rd, __VA_ARGS__), 0)
-
-static void dir_of(const char *path, char *out, size_t n)
-{
-    snprintf(out, n, "%s", path);
-    char *slash = strrchr(out, '/');
-    if (slash) *slash = 0;
-    else snprintf(out, n, ".");
-}
-
-static bool is_path(const char *s)
-{
-    size_t n = strlen(s);
-    return strchr(s, '/') || (n > 4 && strcmp(s + n - 4, ".ini") == 0);
-}
-
-/* A name resolves under the data directory; a path is relative to the
- * file that names it. */
-static void resolve(const char *name, const char *base_dir, const char *sub, const char *ext,
-                    char *out, size_t n)
-{
-    if (name[0] == '/') snprintf(out, n, "%s", name);
-    else if (is_path(name) || (ext[0] && strstr(name, ext))) snprintf(out, n, "%s/%s", base_dir, name);
-    else snprintf(out, n, "%s/%s/%s%s", carc_data_dir(), sub, name, ext);
-}
-
-static int load_spec(variant_spec *v, const char *path, char *err, size_t errn);
-
-static int item(v_ctx *c, spec_item *arr, int *n, int max, const char *key, const char *value)
-{
-    if (*n >= max) VFAIL(c, "too many entries (at most %d)", max);
-    spec_item *it = &arr[(*n)++];
-    snprintf(it->key, sizeof it->key, "%s", key);
-    snprintf(it->value, sizeof it->value, "%s", value);
-    snprintf(it->file, sizeof it->file, "%s", c->rd.path);
-    it->line = c->rd.cur_line;
-    return 1;
-}
-
-/* A list key ("sets = base robbers") replaces what an included file said. */
-static int list(v_ctx *c, spec_item *arr, int *n, int max, const char *value)
-{
-    *n = 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", value);
-    for (char *save = NULL, *t = strtok_r(buf, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save))
-        if (!item(c, arr, n, max, t, t)) return 0;
-    return 1;
-}
-
-static int v_handler(void *user, const char *section, const char *name, const char *value)
-{
-    v_ctx *c = user;
-    variant_spec *v = c->v;
-    if (strcmp(section, "variant") == 0) {
-        if (strcmp(name, "name") == 0) {
-            if (!*value || strlen(value) >= NAME_LEN) VFAIL(c, "bad variant name '%s'", value);
-            snprintf(v->name, sizeof v->name, "%s", value);
-        } else if (strcmp(name, "title") == 0 || strcmp(name, "description") == 0) {
-            snprintf(v->title, sizeof v->title, "%s", value);
-        } else if (strcmp(name, "players") == 0) {
-            int a, b;
-            char tail;
-            if (sscanf(value, "%d-%d%c", &a, &b, &tail) == 2 && a >= 1 && b >= a && b <= CARC_MAX_PLAYERS) {
-                v->min_players = a;
-                v->max_players = b;
-            } else if (sscanf(value, "%d%c", &a, &tail) == 1 && a >= 1 && a <= CARC_MAX_PLAYERS) {
-                v->min_players = v->max_players = a;
-            } else {
-                VFAIL(c, "players expects a range like 2-6 (at most %d), not '%s'", CARC_MAX_PLAYERS, value);
-            }
-        } else if (strcmp(name, "include") == 0) {
-            if (v->depth >= 8) VFAIL(c, "includes nested deeper than 8 (a loop?)");
-            char path[512];
-            resolve(value, c->dir, "variants", ".ini", path, sizeof path);
-            v->depth++;
-            int rc = load_spec(v, path, c->err, c->errn);
-            v->depth--;
-            if (rc < 0) {
-                c->include_failed = true;
-                VFAIL(c, "in the included variant '%s'", value);
-            }
-        } else {
-            VFAIL(c, "unknown key '%s' in [variant] (expected name, title, players, include)", name);
-        }
-    } else if (strcmp(section, "tiles") == 0) {
-        if (strcmp(name, "sets") == 0) return list(c, v->sets, &v->nsets, MAX_SETS, value);
-        /* "base:D = 3" reaches us as name "base", value "D = 3": the INI
-         * reader also takes ':' as a separator. Put the key back together. */
-        const char *eq = strchr(value, '=');
-        if (!eq) VFAIL(c, "unknown key '%s' in [tiles] (expected sets, or SET:ID = COUNT)", name);
-        char key[96], count[64];
-        int idlen = (int)(eq - value);
-        while (idlen > 0 && (value[idlen - 1] == ' ' || value[idlen - 1] == '\t')) idlen--;
-        const char *cnt = eq + 1;
-        while (*cnt == ' ' || *cnt == '\t') cnt++;
-        if (idlen == 0 || snprintf(key, sizeof key, "%s:%.*s", name, idlen, value) >= (int)sizeof key)
-            VFAIL(c, "expected SET:ID = COUNT in [tiles]");
-        snprintf(count, sizeof count, "%s", cnt);
-        return item(c, v->counts, &v->ncounts, MAX_ITEMS, key, count);
-    } else if (strcmp(section, "plugins") == 0) {
-        if (strcmp(name, "load") == 0) return list(c, v->plugins, &v->nplugins, MAX_PLUGINS, value);
-        if (strcmp(name, "scripts") == 0) return list(c, v->scripts, &v->nscripts, MAX_PLUGINS, value);
-        VFAIL(c, "unknown key '%s' in [plugins] (expected load, scripts)", name);
-    } else if (strcmp(section, "options") == 0) {
-        for (int i = 0; i < v->noptions; i++)
-            if (strcmp(v->options[i].key, name) == 0) { /* a later file overrides */
-                snprintf(v->options[i].value, sizeof v->options[i].value, "%s", value);
-                snprintf(v->options[i].file, sizeof v->options[i].file, "%s", c->rd.path);
-                v->options[i].line = c->rd.cur_line;
-                return 1;
-            }
-        return item(c, v->options, &v->noptions, MAX_ITEMS, name, value);
-    } else {
-        VFAIL(c, "unknown section [%s] (expected [variant], [tiles], [plugins], [options])", section);
-    }
-    return 1;
-}
-
-static int load_spec(variant_spec *v, const char *path, char *err, size_t errn)
-{
-    v_ctx c;
-    memset(&c, 0, sizeof c);
-    c.v = v;
-    c.err = err;
-    c.errn = errn;
-    dir_of(path, c.dir, sizeof c.dir);
-    if (ini_reader_open(&c.rd, path, err, errn) < 0) return -1;
-    int rc = ini_parse_stream(ini_reader_next, &c.rd, v_handler, &c);
-    if (c.include_failed) {
-        /* err already names the included file and its line; add ours. */
-        char inner[1024];
-        snprintf(inner, sizeof inner, "%s", err);
-        ini_reader_close(&c.rd, rc, err, errn);
-        size_t used = strlen(err);
-        snprintf(err + used, errn > used ? errn - used : 0, ": %s", inner);
-        return -1;
-    }
-    return ini_reader_close(&c.rd, rc, err, errn);
-}
-
 static struct carc_rules *rules_alloc(void)
 {
     struct carc_rules *r = calloc(1, sizeof *r);
@@ -200,61 +29,200 @@ static struct carc_rules *rules_alloc(void)
     return r;
 }
 
-static int at(char *err, size_t errn, const spec_item *it, const char *msg)
+/* "file:line (module M): message" */
+static int at(const composition *c, char *err, size_t errn, const spec_item *it, const char *msg)
 {
-    char m[600];
+    char m[1200];
     snprintf(m, sizeof m, "%s", msg);
-    snprintf(err, errn, "%s:%d: %s", it->file, it->line, m);
+    if (it->module != c->top)
+        snprintf(err, errn, "%s:%d (module %s): %s", it->file, it->line, comp_module_label(c, it->module), m);
+    else
+        snprintf(err, errn, "%s:%d: %s", it->file, it->line, m);
     return -1;
 }
 
-static int build(struct carc_rules *r, const variant_spec *v, const char *const *overrides, int nover,
-                 char *err, size_t errn)
+/* The item that brought the plugin or script of this name. */
+static const spec_item *item_named(const composition *c, const char *name)
 {
-    char msg[600], path[512], dir[512];
-    snprintf(r->name, sizeof r->name, "%s", v->name);
-    snprintf(r->title, sizeof r->title, "%s", v->title);
-    snprintf(r->path, sizeof r->path, "%s", v->path);
-    if (v->min_players) {
-        r->min_players = v->min_players;
-        r->max_players = v->max_players;
+    for (int i = 0; i < c->nlist; i++) {
+        char n[256];
+        comp_item_name(c->list[i], n, sizeof n);
+        if (c->list[i]->kind != IT_SET && strcmp(n, name) == 0) return c->list[i];
     }
-    for (int i = 0; i < v->nplugins; i++) {
-        dir_of(v->plugins[i].file, dir, sizeof dir);
-        if (plugin_load_entry(r, v->plugins[i].value, dir, msg, sizeof msg) < 0)
-            return at(err, errn, &v->plugins[i], msg);
+    return NULL;
+}
+
+/* A second plugin defined a name the first one owns: name both, with the
+ * modules that brought them. */
+static int clash(const composition *c, struct carc_rules *r, char *err, size_t errn)
+{
+    char msg[1400];
+    snprintf(msg, sizeof msg, "%s", r->conflict);
+    const char *both = strstr(r->conflict, "defined by both ");
+    if (both) {
+        char a[64] = "", b[64] = "";
+        if (sscanf(both + 16, "%63s and %63s", a, b) == 2) {
+            const spec_item *ia = item_named(c, a), *ib = item_named(c, b);
+            if (ia && ib) {
+                size_t u = strlen(msg);
+                snprintf(msg + u, sizeof msg - u,
+                         " (%s from module %s, %s:%d; %s from module %s, %s:%d): one name with two meanings, so "
+                         "these two cannot be combined",
+                         a, comp_module_label(c, ia->module), ia->file, ia->line, b, comp_module_label(c, ib->module),
+                         ib->file, ib->line);
+            }
+        }
     }
-    for (int i = 0; i < v->nscripts; i++) {
-        dir_of(v->scripts[i].file, dir, sizeof dir);
-        resolve(v->scripts[i].value, dir, "scripts", ".lua", path, sizeof path);
-        if (script_load(r, path, msg, sizeof msg) < 0) return at(err, errn, &v->scripts[i], msg);
+    snprintf(err, errn, "%s", msg);
+    return -1;
+}
+
+/* How to add the module or script that would bring `prefix` (the part of an
+ * option key before its dot); 0 when nothing shipped has that name. */
+static int how_to_add(const char *prefix, const char *variant, char *out, size_t n)
+{
+    char path[1200];
+    comp_shipped_path(prefix, path, sizeof path);
+    if (access(path, R_OK) == 0) {
+        snprintf(out, n, "add it with `--variant %s+%s` (or `include = %s` in a variant file)", variant, prefix,
+                 prefix);
+        return 1;
     }
-    for (int i = 0; i < v->nsets; i++) {
-        dir_of(v->sets[i].file, dir, sizeof dir);
-        resolve(v->sets[i].value, dir, "tiles", ".ini", path, sizeof path);
-        if (tileset_load(r, path, msg, sizeof msg) < 0) return at(err, errn, &v->sets[i], msg);
+    snprintf(path, sizeof path, "%s/scripts/%s.lua", carc_data_dir(), prefix);
+    if (access(path, R_OK) == 0) {
+        snprintf(out, n, "add it with `scripts = %s` in the [plugins] of a variant file", prefix);
+        return 1;
     }
-    for (int i = 0; i < v->ncounts; i++) {
-        const spec_item *it = &v->counts[i];
+    return 0;
+}
+
+/* An option that did not set: say why, with the closest names. */
+static void option_error(const struct carc_rules *r, const char *key, const char *value, const char *msg,
+                         const char *variant, char *out, size_t n)
+{
+    const option_def *o = rules_option_c(r, key);
+    char hint[300] = "";
+    if (o && o->type == OPT_ENUM) {
+        const char *vals[8];
+        for (int i = 0; i < o->nvalues; i++) vals[i] = o->values[i];
+        carc_suggest(value, vals, o->nvalues, hint, sizeof hint);
+        snprintf(out, n, "%s%s%s%s", msg, hint[0] ? ": did you mean " : "", hint, hint[0] ? "?" : "");
+        return;
+    }
+    if (o) {
+        snprintf(out, n, "%s", msg);
+        return;
+    }
+    const char *dot = strchr(key, '.');
+    if (dot) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "%.*s", (int)(dot - key), key);
+        bool loaded = false;
+        for (int i = 0; i < r->nplugins; i++) loaded |= strcmp(r->plugins[i]->name, prefix) == 0;
+        char how[600];
+        if (!loaded && how_to_add(prefix, variant, how, sizeof how)) {
+            snprintf(out, n, "option '%s': %s is not in this variant; %s", key, prefix, how);
+            return;
+        }
+    }
+    const char *keys[MAX_OPTIONS];
+    for (int i = 0; i < r->nopts; i++) keys[i] = r->opts[i].key;
+    carc_suggest(key, keys, r->nopts, hint, sizeof hint);
+    snprintf(out, n, "unknown option '%s'%s%s%s (`carc variant show %s` lists every option of the variant)", key,
+             hint[0] ? ": did you mean " : "", hint, hint[0] ? "?" : "", variant);
+}
+
+static void tileset_twice(const struct carc_rules *r, const spec_item *it, char *msg, size_t n)
+{
+    for (int k = 0; k < r->nsets; k++) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "'%s'", r->sets[k].name);
+        if (!strstr(msg, quoted)) continue;
+        size_t u = strlen(msg);
+        snprintf(msg + u, n - u, ": %s and %s are two files for one tile set, so its tile ids (%s:...) would mean two tiles",
+                 r->sets[k].path, it->value, r->sets[k].name);
+        return;
+    }
+}
+
+static int load_items(struct carc_rules *r, const composition *c, char *err, size_t errn)
+{
+    char msg[1200], dir[512];
+    for (int pass = 0; pass < 3; pass++) { /* C plugins, then scripts, then tile sets */
+        item_kind want = pass == 0 ? IT_PLUGIN : pass == 1 ? IT_SCRIPT : IT_SET;
+        for (int i = 0; i < c->nlist; i++) {
+            const spec_item *it = c->list[i];
+            if (it->kind != want) continue;
+            int rc;
+            if (want == IT_PLUGIN) {
+                snprintf(dir, sizeof dir, "%s", it->file);
+                char *slash = strrchr(dir, '/');
+                if (slash) *slash = 0;
+                rc = plugin_load_entry(r, it->value, dir, msg, sizeof msg);
+            } else if (want == IT_SCRIPT) {
+                rc = script_load(r, it->value, msg, sizeof msg);
+            } else {
+                rc = tileset_load(r, it->value, msg, sizeof msg);
+                if (rc < 0 && strstr(msg, "loaded twice")) tileset_twice(r, it, msg, sizeof msg);
+            }
+            if (rc < 0) return at(c, err, errn, it, msg);
+            if (r->conflict[0]) return clash(c, r, err, errn);
+        }
+    }
+    return 0;
+}
+
+static int set_values(struct carc_rules *r, const composition *c, char *err, size_t errn)
+{
+    char msg[1200];
+    for (int i = 0; i < c->nvalues; i++) {
+        const spec_item *it = c->values[i];
+        if (it->kind != IT_COUNT) continue;
         char set[NAME_LEN];
         const char *colon = strchr(it->key, ':');
         snprintf(set, sizeof set, "%.*s", (int)(colon - it->key), it->key);
         int t = rules_type(r, set, colon + 1);
         if (t < 0) {
             snprintf(msg, sizeof msg, "no tile %s in the variant's tile sets", it->key);
-            return at(err, errn, it, msg);
+            return at(c, err, errn, it, msg);
         }
         char *end;
         long n = strtol(it->value, &end, 10);
         if (!*it->value || *end || n < 0 || n > 10000) {
             snprintf(msg, sizeof msg, "tile count expects a whole number from 0 to 10000, not '%s'", it->value);
-            return at(err, errn, it, msg);
+            return at(c, err, errn, it, msg);
         }
         r->types[t].count = (int)n;
     }
-    for (int i = 0; i < v->noptions; i++)
-        if (rules_set_option(r, v->options[i].key, v->options[i].value, msg, sizeof msg) < 0)
-            return at(err, errn, &v->options[i], msg);
+    for (int i = 0; i < c->nvalues; i++) {
+        const spec_item *it = c->values[i];
+        if (it->kind != IT_OPTION) continue;
+        if (rules_set_option(r, it->key, it->value, msg, sizeof msg) < 0) {
+            char full[1400];
+            option_error(r, it->key, it->value, msg, c->name, full, sizeof full);
+            return at(c, err, errn, it, full);
+        }
+    }
+    return 0;
+}
+
+static int build(struct carc_rules *r, const composition *c, const char *const *overrides, int nover, char *err,
+                 size_t errn)
+{
+    char msg[1200];
+    snprintf(r->name, sizeof r->name, "%s", c->name);
+    snprintf(r->title, sizeof r->title, "%s", c->title);
+    snprintf(r->path, sizeof r->path, "%s", c->mods[c->top].shown);
+    if (c->min_players) {
+        r->min_players = c->min_players;
+        r->max_players = c->max_players;
+    }
+    for (int o = 0; o < c->norder; o++) {
+        if (c->order[o] == c->top) continue;
+        size_t u = strlen(r->modules);
+        snprintf(r->modules + u, sizeof r->modules - u, "%s%s", u ? " " : "", comp_module_label(c, c->order[o]));
+    }
+    if (load_items(r, c, err, errn) < 0 || set_values(r, c, err, errn) < 0) return -1;
     for (int i = 0; i < nover; i++) {
         char key[128];
         const char *eq = strchr(overrides[i], '=');
@@ -264,7 +232,7 @@ static int build(struct carc_rules *r, const variant_spec *v, const char *const 
         }
         snprintf(key, sizeof key, "%.*s", (int)(eq - overrides[i]), overrides[i]);
         if (rules_set_option(r, key, eq + 1, msg, sizeof msg) < 0) {
-            snprintf(err, errn, "%s", msg);
+            option_error(r, key, eq + 1, msg, c->name, err, errn);
             return -1;
         }
     }
@@ -273,6 +241,122 @@ static int build(struct carc_rules *r, const variant_spec *v, const char *const 
         return -1;
     }
     return plugins_ready(r, err, errn);
+}
+
+/* ---- the resolved composition as a variant file (carc variant show) ------------------ */
+
+#define GIVEN "# given on the command line or in the record"
+
+static void source_line(FILE *f, const composition *c, const spec_item *it, char *last, size_t lastn)
+{
+    char src[1200];
+    if (!it) snprintf(src, sizeof src, "# default");
+    else if (it->module == c->top) snprintf(src, sizeof src, "# from this variant");
+    else snprintf(src, sizeof src, "# from %s (%s:%d)", comp_module_label(c, it->module), c->mods[it->module].path, it->line);
+    if (strcmp(src, last) != 0) fprintf(f, "%s\n", src);
+    snprintf(last, lastn, "%s", src);
+}
+
+static const spec_item *value_source(const composition *c, item_kind kind, const char *key)
+{
+    for (int i = 0; i < c->nvalues; i++)
+        if (c->values[i]->kind == kind && strcmp(c->values[i]->key, key) == 0) return c->values[i];
+    return NULL;
+}
+
+static void show_withouts(FILE *f, const composition *c, item_kind kind)
+{
+    const module *top = &c->mods[c->top];
+    for (int i = 0; i < top->nitems; i++)
+        if (top->items[i].kind == kind) fprintf(f, "without = %s\n", top->items[i].key);
+}
+
+static void describe_modules(FILE *f, const struct carc_rules *r, const composition *c)
+{
+    const module *top = &c->mods[c->top];
+    fprintf(f, "# %s as carc resolved it: its modules, and where each tile set, plugin,\n"
+               "# script and option value comes from. This text loads as a variant file\n"
+               "# from any directory.\n",
+            r->name);
+    fprintf(f, "[variant]\nname = %s\n", r->name);
+    if (r->title[0]) fprintf(f, "title = %s\n", r->title);
+    fprintf(f, "players = %d-%d\n", r->min_players, r->max_players);
+    if (top->ninc) {
+        fprintf(f, "include =");
+        for (int i = 0; i < top->ninc; i++) fprintf(f, " %s", c->mods[top->inc[i]].ref);
+        fprintf(f, "\n");
+    }
+    show_withouts(f, c, IT_WITHOUT_MODULE);
+    if (c->norder > 1) {
+        fprintf(f, "# modules, in the order they load:\n");
+        for (int o = 0; o < c->norder; o++) {
+            int m = c->order[o];
+            if (m != c->top) fprintf(f, "#   %s (%s)\n", comp_module_label(c, m), c->mods[m].path);
+        }
+    }
+}
+
+static void describe(FILE *f, const struct carc_rules *r, const composition *c, const char *const *overrides,
+                     int nover)
+{
+    char last[1200] = "", ref[1200];
+    describe_modules(f, r, c);
+    fprintf(f, "\n[tiles]\n# %d tiles: the start tile %s:%s and a pile of %d\n", r->max_tiles,
+            r->sets[r->types[r->start_type].set].name, r->types[r->start_type].id, r->pile_size);
+    for (int i = 0; i < c->nlist; i++)
+        if (c->list[i]->kind == IT_SET) {
+            source_line(f, c, c->list[i], last, sizeof last);
+            comp_item_ref(c->list[i], ref, sizeof ref);
+            fprintf(f, "sets = %s\n", ref);
+        }
+    show_withouts(f, c, IT_WITHOUT_SET);
+    for (int i = 0; i < r->ntypes; i++)
+        if (r->types[i].count != r->types[i].base_count) {
+            char key[96];
+            snprintf(key, sizeof key, "%s:%s", r->sets[r->types[i].set].name, r->types[i].id);
+            source_line(f, c, value_source(c, IT_COUNT, key), last, sizeof last);
+            fprintf(f, "%s = %d\n", key, r->types[i].count);
+        }
+    fprintf(f, "\n[plugins]\n");
+    last[0] = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < c->nlist; i++)
+            if (c->list[i]->kind == (pass ? IT_SCRIPT : IT_PLUGIN)) {
+                source_line(f, c, c->list[i], last, sizeof last);
+                comp_item_ref(c->list[i], ref, sizeof ref);
+                fprintf(f, "%s = %s\n", pass ? "scripts" : "load", ref);
+            }
+    show_withouts(f, c, IT_WITHOUT_PLUGIN);
+    fprintf(f, "\n[options]\n");
+    last[0] = 0;
+    for (int i = 0; i < r->nopts; i++) {
+        const option_def *o = &r->opts[i];
+        bool given = false;
+        for (int k = 0; k < nover && !given; k++) {
+            size_t kl = strlen(o->key);
+            given = strncmp(overrides[k], o->key, kl) == 0 && overrides[k][kl] == '=';
+        }
+        if (given) {
+            if (strcmp(last, GIVEN) != 0) fprintf(f, "%s\n", GIVEN);
+            snprintf(last, sizeof last, "%s", GIVEN);
+        } else {
+            source_line(f, c, value_source(c, IT_OPTION, o->key), last, sizeof last);
+        }
+        if (o->type == OPT_INT) fprintf(f, "%s = %d\n", o->key, o->value);
+        else fprintf(f, "%s = %s\n", o->key, o->values[o->value]);
+    }
+}
+
+static char *describe_text(const struct carc_rules *r, const composition *c, const char *const *overrides,
+                           int nover)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    describe(f, r, c, overrides, nover);
+    fclose(f);
+    return buf;
 }
 
 static carc_rules *variant_load_locked(const char *name_or_path, const char *const *overrides, int noverrides,
@@ -295,30 +379,48 @@ carc_rules *carc_variant_load(const char *name_or_path, const char *const *overr
 static carc_rules *variant_load_locked(const char *name_or_path, const char *const *overrides, int noverrides,
                                        char *err, size_t errn)
 {
-    variant_spec *v = calloc(1, sizeof *v);
+    composition *c = calloc(1, sizeof *c);
     struct carc_rules *r = rules_alloc();
-    if (!v || !r) {
-        free(v);
+    if (!c || !r) {
+        free(c);
         free(r);
         snprintf(err, errn, "out of memory");
         return NULL;
     }
-    /* A file that exists is taken as given; otherwise a name under the data
-     * directory's variants/ ("base", "house/road-closer"). */
-    size_t nl = strlen(name_or_path);
-    if (access(name_or_path, R_OK) == 0 && nl > 4 && strcmp(name_or_path + nl - 4, ".ini") == 0)
-        snprintf(v->path, sizeof v->path, "%s", name_or_path);
-    else
-        snprintf(v->path, sizeof v->path, "%s/variants/%s%s", carc_data_dir(), name_or_path,
-                 nl > 4 && strcmp(name_or_path + nl - 4, ".ini") == 0 ? "" : ".ini");
-    if (load_spec(v, v->path, err, errn) < 0 || build(r, v, overrides, noverrides, err, errn) < 0) {
-        free(v);
+    if (comp_load(c, name_or_path, overrides, noverrides, err, errn) < 0 ||
+        build(r, c, overrides, noverrides, err, errn) < 0) {
+        comp_free(c);
+        free(c);
         carc_rules_free(r);
         return NULL;
     }
-    if (!r->name[0]) snprintf(r->name, sizeof r->name, "%s", name_or_path);
-    free(v);
+    r->shown = describe_text(r, c, overrides, noverrides);
+    comp_free(c);
+    free(c);
     return r;
+}
+
+void carc_variant_reference(const char *name_or_path, char *out, size_t n)
+{
+    size_t l = strlen(name_or_path);
+    char part[PATH_MAX];
+    if (access(name_or_path, R_OK) == 0 && l > 4 && strcmp(name_or_path + l - 4, ".ini") == 0) {
+        snprintf(out, n, "%s", realpath(name_or_path, part) ? part : name_or_path);
+        return;
+    }
+    if (!strchr(name_or_path, '+')) {
+        snprintf(out, n, "%s", name_or_path);
+        return;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", name_or_path);
+    if (n) out[0] = 0;
+    for (char *save = NULL, *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+        size_t tl = strlen(t);
+        if (access(t, R_OK) == 0 && tl > 4 && strcmp(t + tl - 4, ".ini") == 0 && realpath(t, part)) t = part;
+        size_t u = strlen(out);
+        snprintf(out + u, n > u ? n - u : 0, "%s%s", u ? "+" : "", t);
+    }
 }
 
 carc_rules *carc_rules_from_tileset(const char *path, char *err, size_t errn)
@@ -348,6 +450,7 @@ void carc_rules_free(carc_rules *r)
 {
     if (!r) return;
     plugins_unload(r);
+    free(r->shown);
     free(r->types);
     free(r);
 }
@@ -380,28 +483,15 @@ const char *carc_rules_option(const carc_rules *r, const char *key, char *buf, s
 
 void carc_rules_describe(const carc_rules *r, void *file)
 {
-    FILE *f = file;
-    fprintf(f, "[variant]\nname = %s\n", r->name);
-    if (r->title[0]) fprintf(f, "title = %s\n", r->title);
-    fprintf(f, "players = %d-%d\n\n[tiles]\nsets =", r->min_players, r->max_players);
-    for (int i = 0; i < r->nsets; i++) fprintf(f, " %s", r->sets[i].name);
-    fprintf(f, "\n# %d tiles: the start tile %s:%s and a pile of %d\n", r->max_tiles,
-            r->sets[r->types[r->start_type].set].name, r->types[r->start_type].id, r->pile_size);
-    for (int i = 0; i < r->ntypes; i++)
-        if (r->types[i].count != r->types[i].base_count)
-            fprintf(f, "%s:%s = %d\n", r->sets[r->types[i].set].name, r->types[i].id, r->types[i].count);
-    fprintf(f, "\n[plugins]\nload =");
-    for (int i = 0; i < r->nplugins; i++)
-        if (r->plugins[i]->dl || !strstr(r->plugins[i]->path, ".lua")) fprintf(f, " %s", r->plugins[i]->name);
-    fprintf(f, "\nscripts =");
-    for (int i = 0; i < r->nplugins; i++)
-        if (strstr(r->plugins[i]->path, ".lua")) fprintf(f, " %s", r->plugins[i]->path);
-    fprintf(f, "\n\n[options]\n");
-    for (int i = 0; i < r->nopts; i++) {
-        const option_def *o = &r->opts[i];
-        if (o->type == OPT_INT) fprintf(f, "%s = %d\n", o->key, o->value);
-        else fprintf(f, "%s = %s\n", o->key, o->values[o->value]);
-    }
+    if (r->shown) fputs(r->shown, (FILE *)file);
+}
+
+const char *carc_rules_modules(const carc_rules *r) { return r->modules; }
+int carc_rules_options(const carc_rules *r) { return r->nopts; }
+const char *carc_rules_option_key(const carc_rules *r, int i) { return i >= 0 && i < r->nopts ? r->opts[i].key : NULL; }
+int carc_rules_option_is_default(const carc_rules *r, int i)
+{
+    return i < 0 || i >= r->nopts || r->opts[i].value == r->opts[i].def;
 }
 
 const char *carc_rules_title(const carc_rules *r) { return r->title[0] ? r->title : r->name; }

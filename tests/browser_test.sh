@@ -15,6 +15,7 @@ CARC=${CARC:-./build/carc}
 CARC_DATA=${CARC_DATA:-$(pwd)}
 export CARC_DATA
 CHROMIUM=${CHROMIUM:-chromium}
+NODE=${NODE:-node}
 
 PASSED=0
 FAILED=0
@@ -170,5 +171,52 @@ if [ "${colours:-0}" -ge 50 ] && [ "${field:-0}" -ge 5000 ] && [ "${city:-0}" -g
 else
     fail "the screenshot shows a board" "colours '$colours', field pixels '$field', city pixels '$city'"
 fi
+
+# ---- carc serve: whole games on its page, by clicks ------------------------------------
+
+if ! command -v "$NODE" >/dev/null 2>&1; then
+    fail "node is installed (it drives the browser)" "no '$NODE' on PATH (apt-get install nodejs)"
+    finish
+fi
+SHOTS=${CARC_SHOTS:-$T}
+mkdir -p "$SHOTS" "$T/saves"
+"$CARC" serve --port 0 --save-dir "$T/saves" >"$T/serve.out" 2>"$T/serve.err" &
+SERVE_PID=$!
+trap 'kill "$SERVE_PID" 2>/dev/null; rm -rf "$T"' EXIT
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    SERVE_URL=$(sed -n 's/^carc serve: open \(http:[^ ]*\)$/\1/p' "$T/serve.out")
+    [ -n "$SERVE_URL" ] && break
+    sleep 0.5
+done
+if [ -n "$SERVE_URL" ]; then
+    pass "carc serve prints the address to open ($SERVE_URL)"
+else
+    fail "carc serve prints the address to open" "$(cat "$T/serve.out" "$T/serve.err" | head -c 300)"
+    finish
+fi
+
+# play_on_page VARIANT SEED SHOTS_PREFIX
+play_on_page() {
+    if $LIMIT "$NODE" tests/serve_browser.mjs "$CHROMIUM" "$SERVE_URL" "$1" "$2" "$3" >"$T/page.json" 2>"$T/page.err"; then
+        id=$(sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p' "$T/page.json")
+        got=$(sed -n 's/.*"scores":"\([^"]*\)".*/\1 /p' "$T/page.json")
+        moves=$(sed -n 's/.*"moves":\([0-9]*\).*/\1/p' "$T/page.json")
+        awards=$(sed -n 's/.*"logAwards":\([0-9]*\).*/\1/p' "$T/page.json")
+        want=$("$CARC" replay --json "$T/saves/carc-$id.rec" | json_scores)
+        if [ -n "$id" ] && [ "$got" = "$want" ] && "$CARC" replay --json "$T/saves/carc-$id.rec" | grep -q '"finished": true'; then
+            pass "a whole $1 game by clicks ($moves moves, $awards awards in the log): the page's final scores are carc replay --json's ($got)"
+        else
+            fail "a whole $1 game by clicks: final scores" "page '$got', replay of carc-$id.rec '$want'"
+        fi
+    else
+        fail "a whole $1 game by clicks" "$(tail -c 400 "$T/page.err")"
+    fi
+}
+play_on_page base 3 "$SHOTS/serve-base"
+play_on_page all-expansions 5 "$SHOTS/serve-all"
+for f in serve-base-form serve-all-board serve-all-final; do
+    if [ -s "$SHOTS/$f.png" ]; then pass "screenshot $f.png"; else fail "screenshot $f.png" "not written"; fi
+done
+kill "$SERVE_PID" 2>/dev/null
 
 finish

@@ -78,7 +78,7 @@ check "no arguments: exit 2 with the usage" 2 "usage" "$CARC"
 check "unknown command: exit 2" 2 "unknown command" "$CARC" frobnicate
 check "carc --help: exit 0" 0 "usage" "$CARC" --help
 check "carc help: exit 0" 0 "usage" "$CARC" help
-for cmd in play sim tournament compare stats replay render tiles variants variant test new; do
+for cmd in play sim tournament compare stats replay render tiles variants variant test new serve; do
     check "carc $cmd --help: exit 0" 0 "usage" "$CARC" "$cmd" --help
 done
 # --help after a subcommand is help too, never a file or variant name.
@@ -463,6 +463,13 @@ check "carc test DIR takes every record below it" 1 "2 passed, 1 failed" "$CARC"
 check "carc test of a missing file is an error" 2 "no such file" "$CARC" test "$T/nosuch.rec"
 check "carc test without a file: usage" 2 "usage" "$CARC" test
 
+check "replaying two options with one text names the plugin that offered them" nz \
+    "api2-probe offered two options with one text" "$CARC" replay tests/scenarios/probe-duplicate-text.rec
+check "sim stops a recorded game where two options read the same, naming the plugin" nz \
+    "api2-probe offered two options with one text" \
+    "$CARC" sim --variant tests/variants/test-probe.ini --option api2-probe.mode=dup --games 1 --seed 1 \
+    --records "$T/dup-records"
+
 # ---- carc new: starter plugin and script, as generated -------------------------
 
 mkdir -p "$T/new"
@@ -473,6 +480,74 @@ check "the starter plugin builds and passes carc test" 0 "1 passed, 0 failed" \
     sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC'"
 check "carc new script writes a starter" 0 "my-lua/my-lua.lua" sh -c "cd '$T/new' && '$CARC' new script my-lua"
 check "the starter script passes carc test" 0 "1 passed, 0 failed" sh -c "cd '$T/new/my-lua' && '$CARC' test tests"
+
+# Terminal control characters from a file reach the terminal escaped
+# (docs/security.md): an escape sequence in a variant's text is shown as \x1b.
+printf '[variant]\nname = x\n[tiles]\nsets = nosuch\033[2J\033]0;pwned\007\n' > "$T/escape.ini"
+"$CARC" sim --variant "$T/escape.ini" --games 1 >"$T/escape.out" 2>&1
+if grep -q "$(printf '\033')" "$T/escape.out" || grep -q "$(printf '\007')" "$T/escape.out"; then
+    fail "control characters in an error are escaped" "raw escape bytes reached the output"
+elif grep -q 'nosuch\\x1b\[2J\\x1b\]0;pwned\\x07' "$T/escape.out"; then
+    pass "control characters in an error are escaped"
+else
+    fail "control characters in an error are escaped" "$(cat "$T/escape.out")"
+fi
+# ---- carc serve: where it listens ---------------------------------------------------
+
+check "carc serve --help: exit 0" 0 "usage: carc serve" "$CARC" serve --help
+check "carc serve --port abc is refused" 2 "--port" "$CARC" serve --port abc
+check "carc serve --port 70000 is refused" 2 "--port" "$CARC" serve --port 70000
+check "carc serve --listen nonsense is refused" 1 "not an IPv4 or IPv6 address" "$CARC" serve --port 0 --listen nonsense
+check "carc serve --save-dir that is no folder is refused" 2 "not a folder" "$CARC" serve --save-dir "$T/nowhere"
+check "carc serve --resume of a missing file fails" 1 "cannot open" "$CARC" serve --port 0 --resume "$T/nowhere.rec"
+
+# serve_up ARGS...: starts carc serve in the background; SERVE_PID, and the
+# port it printed in SERVE_PORT ("" when it printed none within 5 s).
+serve_up() {
+    "$CARC" serve --port 0 --save-dir "$T" "$@" >"$T/serve.out" 2>"$T/serve.err" &
+    SERVE_PID=$!
+    SERVE_PORT=
+    for i in $(seq 50); do
+        SERVE_PORT=$(sed -n 's/.*http:[^ ]*:\([0-9][0-9]*\)\/.*/\1/p' "$T/serve.out" | head -n 1)
+        [ -n "$SERVE_PORT" ] && break
+        nap
+    done
+}
+# The local addresses listening on a port, from /proc/net/tcp and tcp6, in hex.
+listening_on() {
+    hex=$(printf '%04X' "$1")
+    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }'
+}
+serve_up
+addr=$(listening_on "$SERVE_PORT")
+if [ -n "$SERVE_PORT" ] && [ "$addr" = "0100007F:$(printf '%04X' "$SERVE_PORT")" ] && grep -q "open http://127.0.0.1:$SERVE_PORT/" "$T/serve.out"; then
+    pass "carc serve listens on 127.0.0.1 only and prints the address ($addr)"
+else
+    fail "carc serve listens on 127.0.0.1 only" "port '$SERVE_PORT', listening on '$addr': $(cat "$T/serve.out" "$T/serve.err")"
+fi
+kill "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID" 2>/dev/null
+serve_up --listen 0.0.0.0
+addr=$(listening_on "$SERVE_PORT")
+if [ -n "$SERVE_PORT" ] && [ "$addr" = "00000000:$(printf '%04X' "$SERVE_PORT")" ] && grep -q "not only on this machine" "$T/serve.out"; then
+    pass "carc serve --listen 0.0.0.0 binds every address and says so"
+else
+    fail "carc serve --listen 0.0.0.0 binds every address and says so" "listening on '$addr': $(cat "$T/serve.out" "$T/serve.err")"
+fi
+kill "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID" 2>/dev/null
+# --resume: the record's game is served, and saved back to the same file.
+$LIMIT "$CARC" sim --games 1 --players greedy,greedy --seed 4 --records "$T/serve-rec" >/dev/null 2>&1
+head -n 40 "$T/serve-rec/game-000000.rec" >"$T/half.rec"
+serve_up --resume "$T/half.rec"
+if [ -n "$SERVE_PORT" ] && grep -q "#game=[0-9a-f]\{16\}" "$T/serve.out"; then
+    pass "carc serve --resume prints the address of the resumed game"
+else
+    fail "carc serve --resume prints the address of the resumed game" "$(cat "$T/serve.out" "$T/serve.err")"
+fi
+kill "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID" 2>/dev/null
+if grep -q "stopped" "$T/serve.out"; then pass "carc serve stops cleanly on SIGTERM"; else fail "carc serve stops cleanly on SIGTERM" "$(cat "$T/serve.out")"; fi
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -43,6 +43,7 @@ check "the installed carc plays with the fan's plugin" grep -q "my-rule" "$tmp/o
 check "the installed carc finds its own data (variants)" sh -c "'$prefix/bin/carc' variants | grep -q '^base'"
 check "the installed carc finds its installed plugins" \
     "$prefix/bin/carc" sim --variant house/road-closer --games 5 --seed 1
+check "the page of carc serve is installed with it" test -f "$prefix/share/carc/web/index.html" -a -f "$prefix/share/carc/web/carc.js"
 check "the headers are installed" test -f "$prefix/include/carc/carc_plugin.h"
 
 # A fan's own checks with the installed carc, from elsewhere: every shipped

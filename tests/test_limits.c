@@ -2,7 +2,8 @@
  * test_limits.c - hostile input (docs/security.md): every input limit stops
  * an oversized tile set, variant or record with a clear message, in bounded
  * time; C plugins load by name, or by path only when the user allows it; a
- * script cannot break the saved game with the text of its options.
+ * script cannot break the saved game with the text of its options; nothing
+ * the kernel holds is cut at a fixed size without a word.
  *
  * Run from the project root: CARC_DATA=. CARC_PLUGIN_PATH=build/tests/plugins
  * ./build/tests/test_limits (make test does).
@@ -18,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "agents.h"
 #include "carc.h"
 #include "core.h"
 #include "inireader.h"
@@ -223,9 +225,9 @@ static void variant_too_many_options(void **state)
     (void)state;
     text t = {0};
     add(&t, "[variant]\nname = opts\n[tiles]\nsets = base\n[options]\n");
-    for (int i = 0; i < 65; i++) add(&t, "option-%d = 1\n", i);
+    for (int i = 0; i < 129; i++) add(&t, "option-%d = 1\n", i);
     const char *p = write_text("options.ini", &t);
-    variant_refused(p, "too many entries (at most 64)");
+    variant_refused(p, "too many entries (at most 128)");
 }
 
 static void variant_includes_too_deep(void **state)
@@ -403,7 +405,8 @@ static void option_text_is_one_record_line(void **state)
 }
 
 /* Two options a script formats alike: the record could not tell them apart,
- * so carc will not write the one a replay would mistake. */
+ * so carc writes neither (offering them is the script's error, named by
+ * carc_option_owner of the duplicate). */
 static void ambiguous_option_texts(void **state)
 {
     (void)state;
@@ -428,11 +431,325 @@ static void ambiguous_option_texts(void **state)
         if (strcmp(buf, "twin") != 0) continue;
         twins++;
         refused += carc_option_record_text(g, i, buf, sizeof buf) < 0;
+        int other = carc_option_duplicate(g, i);
+        assert_true(other >= 0 && other != i);
+        assert_string_equal(carc_option_owner(g, other), "twins");
     }
     assert_int_equal(twins, 2);
-    assert_int_equal(refused, 1); /* the first is what a replay finds: it may be written */
+    assert_int_equal(refused, 2);
     carc_game_free(g);
     carc_rules_free(r);
+}
+
+/* ---- no silent truncation: what used to be cut at a fixed size ---------------------- */
+
+/* 25 all-field tiles, each with a cloister and 12 inner features of kinds a
+ * script defines, all completing when their ring of 8 tiles is full. */
+static const char RING_TILES[] =
+    "[set]\nname = rings\ntitle = Test: many ring features per tile\n"
+    "[tile T]\ncount = 25\nedges = FFFF\nmarks = start\nsegment = field N E S W\nsegment = cloister inner\n"
+    "segment = r1 inner\nsegment = r2 inner\nsegment = r3 inner\nsegment = r4 inner\nsegment = r5 inner\n"
+    "segment = r6 inner\nsegment = r7 inner\nsegment = r8 inner\nsegment = r9 inner\nsegment = r10 inner\n"
+    "segment = r11 inner\nsegment = r12 inner\n";
+
+static carc_rules *ring_rules(void)
+{
+    write_file("rings-tiles.ini", RING_TILES);
+    write_file("rings.lua", "for i = 1, 12 do carc.define_kind('r' .. i, 'ring') end\n");
+    const char *v = write_file("rings.ini", "[variant]\nname = rings\n[tiles]\nsets = rings-tiles.ini\n"
+                                            "[plugins]\nscripts = rings.lua\n");
+    char err[4096];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    return r;
+}
+
+/* A 5x5 block around (2,0) (the start tile is its west middle), all but its
+ * centre; returns the game, the centre not yet placed. */
+static carc_game *ring_block(const carc_rules *r)
+{
+    char err[256];
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    for (int x = 0; x <= 4; x++)
+        for (int y = -2; y <= 2; y++)
+            if (!(x == 0 && y == 0) && !(x == 2 && y == 0)) {
+                g->turn.ncompleted = 0; /* as each turn starts */
+                assert_true(board_place(g, 0, x, y, 0) >= 0);
+            }
+    return g;
+}
+
+/* One placement completes 9 tiles' 13 ring features: 117, all noted for the
+ * score phase (the kernel kept 64). */
+static void many_features_completed_at_once(void **state)
+{
+    (void)state;
+    carc_rules *r = ring_rules();
+    carc_game *g = ring_block(r);
+    g->turn.ncompleted = 0;
+    assert_true(board_place(g, 0, 2, 0, 0) >= 0);
+    assert_int_equal(g->turn.ncompleted, 9 * 13);
+    for (int i = 0; i < g->turn.ncompleted; i++) {
+        assert_true(feat_is_complete(g, g->turn.completed[i]));
+        for (int j = 0; j < i; j++) assert_int_not_equal(g->turn.completed[i], g->turn.completed[j]);
+    }
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* 256 followers on one cloister: it counts as occupied (the count was 8
+ * bits), the figure table grows for them, and all of them go home when it
+ * scores (the kernel returned 64) to a supply that holds them all. */
+static void many_followers_on_one_feature(void **state)
+{
+    (void)state;
+    carc_rules *r = ring_rules();
+    carc_game *g = ring_block(r);
+    int centre = board_place(g, 0, 2, 0, 0);
+    assert_true(centre >= 0);
+    int cloister = feat_find(g, g->tiles[centre].node0 + 1);
+    for (int i = 0; i < 256; i++) assert_true(fig_add(g, CARC_FIG_FOLLOWER, 0, WHERE_SEGMENT, centre, 1, 0) >= 0);
+    assert_int_equal(g->nodes[cloister].occupants, 256);
+    int counts[CARC_MAX_PLAYERS];
+    feat_followers(g, cloister, counts);
+    assert_int_equal(counts[0], 256);
+    fig_return_followers(g, cloister);
+    assert_false(g->failed);
+    assert_int_equal(g->nodes[cloister].occupants, 0);
+    int standing = 0;
+    for (int f = 0; f < carc_figures(g); f++) standing += g->figs[f].where != WHERE_NONE;
+    assert_int_equal(standing, 0);
+    assert_int_equal(carc_supply(g, 0, "follower"), 7 + 256);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* One farm along 257 completed two-tile cities: worth 3 x 257 (the kernel
+ * counted 256 cities), in every farm-scoring mode that counts cities. */
+static void farm_bordering_many_cities(void **state)
+{
+    (void)state;
+    const char *tiles = write_file("cities-tiles.ini", "[set]\nname = cities\ntitle = Test: a farm along many cities\n"
+                                                       "[tile E]\ncount = 514\nedges = CFFF\nmarks = start\n"
+                                                       "segment = city N\nsegment = field E S W borders N\n");
+    (void)tiles;
+    const char *v = write_file("cities.ini", "[variant]\nname = cities\n[tiles]\nsets = cities-tiles.ini\n");
+    static const char *const modes[] = {"farm-scoring=per-farm", "farm-scoring=per-city-once"};
+    for (int m = 0; m < 2; m++) {
+        char err[4096];
+        carc_rules *r = carc_variant_load(v, &modes[m], 1, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        for (int i = 1; i < 2 * 257; i++) { /* the start tile is the first city's south half */
+            g->turn.ncompleted = 0; /* as each turn starts */
+            assert_true(board_place(g, 0, i % 257, i < 257 ? 0 : -1, i < 257 ? 0 : 2) >= 0);
+        }
+        assert_true(fig_place_segment(g, CARC_FIG_FOLLOWER, 0, 0, 1) >= 0);
+        int farm = feat_find(g, g->tiles[0].node0 + 1);
+        if (m == 0) assert_int_equal(feature_value(g, farm, false), 3 * 257);
+        score_farms(g);
+        assert_false(g->failed);
+        assert_int_equal(carc_score(g, 0), 3 * 257);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
+/* An option text of 120 words and over 600 characters is still found by its
+ * record line (the kernel read 511 characters and 32 words of it). */
+static void long_option_text_matches(void **state)
+{
+    (void)state;
+    write_file("long.lua", "carc.on('action-offer', function(ev) carc.offer({code = 1}) end)\n"
+                           "carc.format(function(opt) return string.rep('word ', 120) .. 'end' end)\n"
+                           "carc.apply(function(opt, player) end)\n");
+    const char *v = write_file("long.ini", "[variant]\nname = long\n[tiles]\nsets = base\n[plugins]\nscripts = long.lua\n");
+    char err[4096], buf[1024];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st, found = 0;
+    for (int d = 0; d < 10 && !found; d++) {
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+        assert_int_equal(st, CARC_NEED_CHOICE);
+        for (int i = 0; i < carc_option_count(g); i++) {
+            carc_option_text(g, i, buf, sizeof buf);
+            if (strncmp(buf, "word ", 5) != 0) continue;
+            assert_true(strlen(buf) > 600);
+            assert_int_equal(carc_option_match(g, buf), i);
+            assert_int_equal(carc_option_record_text(g, i, buf, sizeof buf), 0);
+            found = 1;
+        }
+        assert_int_equal(carc_choose(g, 0), 0);
+    }
+    assert_true(found);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* A player name or a decision label too long for the game is refused with a
+ * message, not cut. */
+static void long_names_refused(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    static const char *const names[] = {"A", "a-name-of-forty-characters-xxxxxxxxxxxxx"};
+    assert_null(carc_game_new(r, 2, names, 1, err, sizeof err));
+    assert_non_null(strstr(err, "longer than 31 characters"));
+    carc_rules_free(r);
+
+    write_file("label.lua", "carc.on('turn-start', function(ev)\n"
+                            "  carc.ask(0, 'a-label-of-forty-characters-xxxxxxxxxxxx', {{code = 1}})\n"
+                            "end)\ncarc.apply(function(opt, player) end)\n");
+    const char *v = write_file("label.ini", "[variant]\nname = label\n[tiles]\nsets = base\n[plugins]\nscripts = label.lua\n");
+    r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    assert_int_equal(st, CARC_FAILED);
+    assert_non_null(strstr(carc_game_error(g), "a label has at most 31 characters"));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* ---- names that records carry, files that are not files, saves -------------------------- */
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+/* Finding 7: a '#' (or a space) in a tile id, set name, kind or mark
+ * passed the loader but starts a comment in a record. */
+static void names_that_break_records_refused(void **state)
+{
+    (void)state;
+    char body[512];
+    snprintf(body, sizeof body, "%s%s", "[set]\nname = a#b\ntitle = t\n", START_TILE);
+    tiles_refused(write_file("hash-set.ini", body), "bad set name 'a#b' (1 to 31 letters, digits, '-' and '_')");
+    snprintf(body, sizeof body, "%s[tile S#1]\ncount = 1\nedges = FFFF\nsegment = field N E S W\n", TILE_HEADER);
+    tiles_refused(write_file("hash-id.ini", body), "bad tile id 'S#1'");
+    snprintf(body, sizeof body, "[set]\nname = big\ntitle = t\nkinds = moat#x\n%s", START_TILE);
+    tiles_refused(write_file("hash-kind.ini", body), "bad kind name 'moat#x'");
+    snprintf(body, sizeof body, "[set]\nname = big\ntitle = t\nmarks = ok bad\x1b[2J\n%s", START_TILE);
+    tiles_refused(write_file("esc-mark.ini", body), "bad mark name");
+}
+
+/* Finding 11: a FIFO given as a record, variant or tile set is refused at
+ * once (opening it for reading would wait for a writer for ever). */
+static void fifos_refused(void **state)
+{
+    (void)state;
+    const char *fifo = tmp_path("fifo.ini");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    tiles_refused(fifo, "not a regular file");
+    variant_refused(fifo, "not a regular file");
+    record_refused(fifo, "not a regular file");
+    unlink(fifo);
+}
+
+static void save_one(const char *path)
+{
+    const char *names[] = {"Red", "Blue"}, *agents[] = {"random", "random"};
+    carc_record_writer w;
+    assert_int_equal(carc_writer_begin(&w, "base", 5, 2, names, agents, NULL, 0), 0);
+    char err[1200];
+    if (carc_writer_save(&w, path, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_writer_free(&w);
+}
+
+static void expect_file(const char *path, const char *want)
+{
+    char buf[64] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    if (strcmp(buf, want) != 0) fail_msg("%s was changed: '%s'", path, buf);
+}
+
+/* Finding 5: the save's temporary file was FILE.tmpPID, predictable and
+ * opened through links; a planted link made a save overwrite another file.
+ * Now its name is unguessable and it is created new, never followed. */
+static void save_refuses_planted_links(void **state)
+{
+    (void)state;
+    const char *victim = write_file("victim.txt", "precious");
+    const char *rec = tmp_path("game.rec");
+    char planted[700];
+    /* every name the old scheme could use in the next thousand processes */
+    for (int pid = (int)getpid(); pid < (int)getpid() + 1000; pid++) {
+        snprintf(planted, sizeof planted, "%s.tmp%d", rec, pid);
+        unlink(planted);
+        assert_int_equal(symlink(victim, planted), 0);
+    }
+    save_one(rec);
+    expect_file(victim, "precious");
+    struct stat st;
+    assert_int_equal(lstat(rec, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    for (int pid = (int)getpid(); pid < (int)getpid() + 1000; pid++) {
+        snprintf(planted, sizeof planted, "%s.tmp%d", rec, pid);
+        unlink(planted);
+    }
+}
+
+/* Finding 11: a save path of 1023 characters or more cut the temporary
+ * name short, onto a neighbouring file's name. */
+static void save_with_a_long_path(void **state)
+{
+    (void)state;
+    char dir[2048], path[2100], neighbour[2100];
+    snprintf(dir, sizeof dir, "%s", tmp_path(""));
+    size_t len = strlen(dir);
+    /* nested directories (a name is at most 255 bytes) up to a 1100-byte path */
+    while (len < 1000) {
+        strcat(dir, "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd/");
+        len = strlen(dir);
+        mkdir(dir, 0700);
+    }
+    snprintf(path, sizeof path, "%sgame-with-a-long-name.rec", dir);
+    assert_true(strlen(path) >= 1023);
+    /* what the old code wrote to: the temporary name cut at 1023 bytes */
+    snprintf(neighbour, 1024, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(neighbour, "w");
+    if (f) {
+        fputs("neighbour", f);
+        fclose(f);
+    }
+    save_one(path);
+    if (f) expect_file(neighbour, "neighbour");
+    carc_record rec;
+    char err[4096];
+    if (carc_record_load(path, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_record_free(&rec);
+    char cmd[2300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%sddd'*", tmp_path(""));
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Finding 8: a record names its bots; `play --resume` ran any budget it
+ * named (mcts:1000000000it searched for ever, growing without bound). */
+static void bot_budgets_capped(void **state)
+{
+    (void)state;
+    char err[512];
+    const char *refused[] = {"mcts:1000000000it", "mcts:100001it", "mcts:61s", "mcts:60001ms", "mcts:1e300s"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        agent *a = agent_create(refused[i], 1, 0, err, sizeof err);
+        if (a) fail_msg("%s was accepted", refused[i]);
+        if (!strstr(err, "at most 100000 iterations or 60 s a move")) fail_msg("%s", err);
+    }
+    agent *a = agent_create("mcts:100000it", 1, 0, err, sizeof err);
+    assert_non_null(a);
+    agent_free(a);
 }
 
 int main(void)
@@ -454,6 +771,16 @@ int main(void)
         cmocka_unit_test(plugin_path_rule),
         cmocka_unit_test(option_text_is_one_record_line),
         cmocka_unit_test(ambiguous_option_texts),
+        cmocka_unit_test(many_features_completed_at_once),
+        cmocka_unit_test(many_followers_on_one_feature),
+        cmocka_unit_test(farm_bordering_many_cities),
+        cmocka_unit_test(long_option_text_matches),
+        cmocka_unit_test(long_names_refused),
+        cmocka_unit_test(names_that_break_records_refused),
+        cmocka_unit_test(fifos_refused),
+        cmocka_unit_test(save_refuses_planted_links),
+        cmocka_unit_test(save_with_a_long_path),
+        cmocka_unit_test(bot_budgets_capped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -346,6 +346,229 @@ static void test_cpu_time_backstop(void **state)
     expect_load_error_within("compare-loop.lua", "time limit exceeded", 2 * LUA_HOST_SECONDS + 8);
 }
 
+/* ---- limits that hold whatever the script does (hostile scripts, part 2) -------------- */
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+/* The CPU time a limited call may take before it is stopped, and slack. */
+#define CALL_SECONDS (2.0 * LUA_HOST_SECONDS + 8)
+
+/* Runs body with the standard error sent to /dev/null (scripts that print). */
+static int quiet_begin(void)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 2);
+    close(null);
+    return saved;
+}
+
+static void quiet_end(int saved)
+{
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+}
+
+/* A game of the script fails with needle, within seconds of CPU. */
+static void expect_game_error_within(const char *script, const char *needle, double seconds)
+{
+    double t0 = now_s();
+    expect_game_error(script, needle);
+    double took = now_s() - t0;
+    if (took > seconds) fail_msg("%s took %.1f s of CPU to stop (at most %.0f)", script, took, seconds);
+}
+
+/* Finding 1: xpcall's message handler ran with hooks off after the budget's
+ * error; so did the __close handlers of a coroutine the budget stopped. */
+static void test_message_handler_after_a_limit(void **state)
+{
+    (void)state;
+    expect_load_error_within("xpcall-handler-loop.lua", "instruction budget exceeded", CALL_SECONDS);
+}
+
+static void test_close_of_a_stopped_coroutine(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = load_script("close-after-stop.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    double t0 = now_s();
+    carc_game *g;
+    assert_int_equal(play(r, 1, &g), CARC_FAILED);
+    if (!strstr(carc_game_error(g), "instruction budget exceeded")) fail_msg("%s", carc_game_error(g));
+    carc_game_free(g);
+    /* The next game of the same rules closes the kept coroutine: its
+     * __close handler does not run, the script goes on to its error. */
+    assert_int_equal(play(r, 2, &g), CARC_FAILED);
+    if (!strstr(carc_game_error(g), "closed the stopped coroutine")) fail_msg("%s", carc_game_error(g));
+    carc_game_free(g);
+    carc_rules_free(r);
+    if (now_s() - t0 > 2 * CALL_SECONDS) fail_msg("took %.1f s", now_s() - t0);
+}
+
+/* Finding 2: a tree of coroutines, each too short for its own hook. */
+static void test_coroutine_tree_is_charged(void **state)
+{
+    (void)state;
+    expect_load_error_within("coroutine-tree.lua", "instruction budget exceeded", CALL_SECONDS);
+}
+
+/* Finding 3: what carc reads back from the script, and a full heap. */
+static void test_event_read_back_is_protected(void **state)
+{
+    (void)state;
+    expect_game_error("event-write-back.lua", "field 'value' must be an integer");
+    char err[4096];
+    carc_rules *r = load_script("event-metatable.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g;
+    double t0 = now_s();
+    assert_int_equal(play(r, 1, &g), CARC_FINISHED); /* raw reads: the metamethods never run */
+    assert_true(now_s() - t0 < CALL_SECONDS);
+    carc_game_free(g);
+    carc_rules_free(r);
+    expect_game_error_within("event-full-heap.lua", "not enough memory", CALL_SECONDS);
+}
+
+static long max_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Finding 4: carc.ask's options are Lua memory, under the script's cap. */
+static void test_ask_does_not_leak(void **state)
+{
+    (void)state;
+    long before = max_rss_kb();
+    expect_game_error_within("ask-leak.lua", "instruction budget exceeded", CALL_SECONDS);
+    long grew = (max_rss_kb() - before) / 1024;
+    if (grew > 128) fail_msg("memory grew by %ld MB (the script's cap is %u MB)", grew, LUA_HOST_MEMORY >> 20);
+}
+
+/* Finding 6: work a single instruction hides in a library call. */
+static void test_library_callbacks_are_charged(void **state)
+{
+    (void)state;
+    expect_game_error_within("gmatch-reuse.lua", "instruction budget exceeded", CALL_SECONDS);
+    expect_load_error_within("gsub-c-function.lua", "instruction budget exceeded", CALL_SECONDS);
+}
+
+/* Finding 9: print is charged, and capped per call and per game. */
+static void test_print_is_capped(void **state)
+{
+    (void)state;
+    int saved = quiet_begin();
+    double t0 = now_s();
+    expect_game_error("print-tostring.lua", "output limit exceeded (" "65536" " bytes per call");
+    expect_game_error("print-per-game.lua", "output limit exceeded");
+    double took = now_s() - t0;
+    quiet_end(saved);
+    if (took > CALL_SECONDS) fail_msg("took %.1f s", took);
+}
+
+/* Finding 10: a phase that runs again for ever is stopped by the turn's budget. */
+static void test_phase_again_has_a_turn_budget(void **state)
+{
+    (void)state;
+    expect_game_error_within("phase-again.lua", "instructions per turn", CALL_SECONDS);
+}
+
+/* Finding 11: rawset on the globals, math.random's widest interval, a FIFO for a script. */
+static void test_small_escapes(void **state)
+{
+    (void)state;
+    expect_game_error("rawset-global.lua", "rawset cannot set a global");
+    expect_game_error("random-wide.lua", "interval is empty or too large");
+    const char *fifo = "/tmp/carc-sandbox-fifo.lua";
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    double t0 = now_s();
+    expect_load_error(fifo, "not a regular file");
+    assert_true(now_s() - t0 < 5);
+    unlink(fifo);
+}
+
+/* A refusal stops the game, even when the script catches it with pcall;
+ * the game ends with the refusal's message, where the script made it. */
+static void test_refusal_stops_the_game_under_pcall(void **state)
+{
+    (void)state;
+    expect_game_error("refusal-pcall.lua", "award: bad player, reason or feature");
+    expect_game_error("refusal-pcall.lua", "refusal-pcall.lua:4:");
+}
+
+/* Every construct that runs script code: under the limits, stopped within
+ * the call's time, whatever catches or handles the error. */
+static void test_every_callback_is_limited(void **state)
+{
+    (void)state;
+    static const char *const attacks[] = {
+        "xpcall(function() while true do end end, function(m) while true do end end)",
+        "xpcall(function() while true do end end, function(m) return m end) while true do end",
+        "while true do pcall(function() while true do end end) end",
+        "while true do xpcall(function() while true do end end, print) end",
+        "do local x <close> = setmetatable({}, {__close = function() while true do end end}) while true do end end",
+        "pcall(function() local x <close> = setmetatable({}, {__close = function() while true do end end}) "
+        "while true do end end) while true do end",
+        "local co = coroutine.create(function() local x <close> = setmetatable({}, {__close = function() "
+        "while true do end end}) while true do end end) coroutine.resume(co) coroutine.close(co)",
+        "local co = coroutine.create(function() while true do end end) while true do pcall(coroutine.resume, co) end",
+        "local co = coroutine.wrap(function() while true do coroutine.yield() end end) while true do co() end",
+        "coroutine.wrap(function() while true do end end)()",
+        "local co = coroutine.create(function() pcall(function() while true do end end) while true do end end) "
+        "coroutine.resume(co) while true do end",
+        "local t = {} for i = 1, 100 do t[i] = i end table.sort(t, function(a, b) while true do end end)",
+        "('abc'):gsub('.', function() while true do end end)",
+        "('abc'):gsub('.', setmetatable({}, {__index = function() while true do end end}))",
+        "tostring(setmetatable({}, {__tostring = function() while true do end end}))",
+        "print(setmetatable({}, {__tostring = function() while true do end end}))",
+        "string.format('%s', setmetatable({}, {__tostring = function() while true do end end}))",
+        "local t = setmetatable({}, {__index = function() while true do end end}) local x = t.a",
+        "local t = setmetatable({}, {__newindex = function() while true do end end}) t.a = 1",
+        "local m = {__eq = function() while true do end end} local x = setmetatable({}, m) == setmetatable({}, m)",
+        "local m = {__lt = function() while true do end end} local x = setmetatable({}, m) < setmetatable({}, m)",
+        "local m = {__le = function() while true do end end} local x = setmetatable({}, m) <= setmetatable({}, m)",
+        "local x = setmetatable({}, {__concat = function() while true do end end}) .. 'a'",
+        "local x = #setmetatable({}, {__len = function() while true do end end})",
+        "setmetatable({}, {__call = function() while true do end end})()",
+        "local x = -setmetatable({}, {__unm = function() while true do end end})",
+        "local x = setmetatable({}, {__add = function() while true do end end}) + 1",
+        "table.concat(setmetatable({}, {__len = function() while true do end end}))",
+        "table.insert(setmetatable({}, {__len = function() while true do end end}), 1)",
+        "for k in pairs(setmetatable({}, {__pairs = function() while true do end end})) do end",
+        "for i, v in ipairs(setmetatable({}, {__index = function() while true do end end})) do end",
+        "local co = coroutine.create(function() for i = 1, 1e9 do coroutine.yield() end end) "
+        "while true do coroutine.resume(co) end",
+        "string.rep('x', 1000):gsub('x', function() while true do end end)",
+        "for w in string.gmatch('a b c', '%a') do while true do end end",
+        "setmetatable(_ENV, {__index = function() while true do end end}) local x = undefined_name",
+        "getmetatable('').__index = function() while true do end end local x = ('a'):upper()",
+    };
+    for (size_t i = 0; i < sizeof attacks / sizeof attacks[0]; i++) {
+        const char *path = "/tmp/carc-sandbox-attack.lua";
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "%s\n", attacks[i]);
+        fclose(f);
+        char err[4096];
+        double t0 = now_s();
+        int saved = quiet_begin();
+        carc_rules *r = load_script(path, err, sizeof err);
+        quiet_end(saved);
+        double took = now_s() - t0;
+        if (r) fail_msg("attack %zu loaded: %s", i, attacks[i]);
+        if (!strstr(err, "instruction budget exceeded") && !strstr(err, "time limit exceeded"))
+            fail_msg("attack %zu (%s): %s", i, attacks[i], err);
+        if (took > CALL_SECONDS) fail_msg("attack %zu (%s) took %.1f s of CPU", i, attacks[i], took);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +596,17 @@ int main(void)
         cmocka_unit_test(test_yield_across_the_c_boundary),
         cmocka_unit_test(test_costly_library_calls),
         cmocka_unit_test(test_cpu_time_backstop),
+        cmocka_unit_test(test_message_handler_after_a_limit),
+        cmocka_unit_test(test_close_of_a_stopped_coroutine),
+        cmocka_unit_test(test_coroutine_tree_is_charged),
+        cmocka_unit_test(test_event_read_back_is_protected),
+        cmocka_unit_test(test_ask_does_not_leak),
+        cmocka_unit_test(test_library_callbacks_are_charged),
+        cmocka_unit_test(test_print_is_capped),
+        cmocka_unit_test(test_phase_again_has_a_turn_budget),
+        cmocka_unit_test(test_small_escapes),
+        cmocka_unit_test(test_refusal_stops_the_game_under_pcall),
+        cmocka_unit_test(test_every_callback_is_limited),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

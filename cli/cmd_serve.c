@@ -1,0 +1,123 @@
+/* cmd_serve.c - carc serve: the game in the browser. A local web server
+ * (serve_http.c) with the page's files from the web folder installed with
+ * carc; nothing is fetched from the network. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "serve_http.h"
+#include "serve_registry.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: carc serve [--port N] [--listen ADDRESS] [--save-dir DIR] [--resume FILE]\n\n"
+               "Plays carc in the browser: starts a web server on this machine and prints\n"
+               "the address to open. Any variant, any seats (you, friends at the same\n"
+               "screen, bots); each game's record is saved after every move.\n"
+               "  --port N          the port (default 8017; 0: any free port)\n"
+               "  --listen ADDRESS  bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
+               "                    network of this machine; anyone who reaches it can play)\n"
+               "  --save-dir DIR    where new games' records go (default: the current folder,\n"
+               "                    as carc-ID.rec)\n"
+               "  --resume FILE     open a saved game; it goes on saving to FILE\n"
+               "Stop it with Ctrl-C. docs/serve.md describes the page and the JSON API.\n");
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    serve_config cfg = {"127.0.0.1", 8017, NULL, ".", true};
+    const char *resume = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "carc serve: %s needs a value (or is unknown; see carc serve --help)\n", a);
+            return 2;
+        }
+        if (strcmp(a, "--port") == 0) {
+            if (!arg_int("serve", a, v, 0, 65535, &cfg.port)) return 2;
+        } else if (strcmp(a, "--listen") == 0) {
+            cfg.listen = v;
+            cfg.loopback_only = false;
+        } else if (strcmp(a, "--save-dir") == 0) cfg.save_dir = v;
+        else if (strcmp(a, "--resume") == 0) resume = v;
+        else {
+            fprintf(stderr, "carc serve: unknown argument '%s' (see carc serve --help)\n", a);
+            return 2;
+        }
+        i++;
+    }
+    struct stat st;
+    if (stat(cfg.save_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "carc serve: --save-dir %s is not a folder\n", cfg.save_dir);
+        return 2;
+    }
+    char web[1200];
+    snprintf(web, sizeof web, "%s/web", carc_data_dir());
+    cfg.web_dir = web;
+    if (stat(web, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "carc serve: the page's files are missing: no folder %s (is carc installed?)\n", web);
+        return 1;
+    }
+
+    char err[8192], id[24] = "";
+    if (resume) {
+        FILE *f = fopen(resume, "rb");
+        char *text = NULL;
+        size_t len = 0;
+        if (f) {
+            text = malloc(CARC_RECORD_MAX_BYTES + 1);
+            if (text) len = fread(text, 1, CARC_RECORD_MAX_BYTES + 1, f);
+            fclose(f);
+        }
+        if (!text || len > CARC_RECORD_MAX_BYTES) {
+            fprintf(stderr, "carc serve: %s: %s\n", resume, !f ? "cannot open" : "larger than a record may be");
+            free(text);
+            return 1;
+        }
+        serve_session *s = session_from_record(resume, text, len, resume, err, sizeof err);
+        free(text);
+        if (!s || registry_add(s, err, sizeof err) < 0) {
+            fprintf(stderr, "carc serve: %s\n", err);
+            session_free(s);
+            return 1;
+        }
+        snprintf(id, sizeof id, "%s", s->id);
+    }
+
+    /* The server's threads inherit the mask: the signals that stop it come
+     * to sigwait below. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    int port = 0;
+    serve_daemon *d = serve_start(&cfg, &port, err, sizeof err);
+    if (!d) {
+        fprintf(stderr, "carc serve: %s\n", err);
+        registry_clear();
+        return 1;
+    }
+    if (cfg.loopback_only) printf("carc serve: open http://127.0.0.1:%d/%s%s\n", port, *id ? "#game=" : "", id);
+    else
+        printf("carc serve: listening on %s port %d, not only on this machine: anyone who can reach it can play "
+               "and read the games; open http://%s:%d/%s%s\n",
+               cfg.listen, port, strchr(cfg.listen, ':') ? "[::1]" : cfg.listen, port, *id ? "#game=" : "", id);
+    printf("carc serve: records are saved in %s; Ctrl-C stops the server\n", cfg.save_dir);
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    serve_stop(d);
+    registry_clear();
+    printf("carc serve: stopped\n");
+    return 0;
+}

@@ -1,0 +1,108 @@
+/* option_targets.c - an option's place on the board, found by choosing it on
+ * a copy of the game and comparing the board and the figures before and
+ * after (option_targets.h). */
+#include "option_targets.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "view.h"
+
+typedef struct fig_place {
+    int kind, owner, where, tile, seg, space;
+} fig_place;
+
+static fig_place *figures_of(const carc_game *g, int *n)
+{
+    *n = carc_figures(g);
+    fig_place *f = calloc((size_t)(*n ? *n : 1), sizeof *f);
+    if (!f) return NULL;
+    for (int i = 0; i < *n; i++)
+        if (carc_figure(g, i, &f[i].kind, &f[i].owner, &f[i].where, &f[i].tile, &f[i].seg, &f[i].space) < 0)
+            f[i].where = CARC_AT_NONE;
+    return f;
+}
+
+static int same_place(const fig_place *a, const fig_place *b)
+{
+    if (a->where != b->where) return 0;
+    if (a->where == CARC_AT_TRACK) return a->space == b->space;
+    if (a->where == CARC_AT_NONE) return 1;
+    return a->tile == b->tile && (a->where != CARC_AT_SEGMENT || a->seg == b->seg);
+}
+
+/* Where a figure stands: its tile's position and its spot on the tile. */
+static void figure_spot(const carc_game *g, const fig_place *f, option_target *t)
+{
+    t->tile = f->tile;
+    t->seg = f->where == CARC_AT_SEGMENT ? f->seg : -1;
+    t->space = f->space;
+    t->figure = carc_figure_kind_name(carc_game_rules(g), f->kind);
+    t->owner = f->owner;
+    t->ax = t->ay = TILE_UNITS / 2;
+    if (f->where == CARC_AT_TRACK) return;
+    view_tile vt;
+    if (view_tile_of_game(&vt, g, f->tile) < 0) return;
+    t->x = vt.x;
+    t->y = vt.y;
+    t->rot = vt.rot;
+    if (t->seg >= 0) svg_seg_anchor(&vt, t->seg, &t->ax, &t->ay);
+}
+
+int option_target_of(const carc_game *g, int k, option_target *t)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = TARGET_NONE;
+    t->tile = t->seg = t->owner = -1;
+    /* The kernel's own placements say where in their text: no copy needed. */
+    const carc_option *o = carc_option_at(g, k);
+    char text[128], r[8];
+    if (o && o->owner == 0 && carc_option_text(g, k, text, sizeof text) >= 0 &&
+        sscanf(text, "place %d,%d r%7s", &t->x, &t->y, r) == 3) {
+        t->kind = TARGET_PLACE;
+        t->rot = atoi(r) / 90 & 3;
+        t->tile = carc_tiles_placed(g);
+        return 0;
+    }
+    carc_game *c = carc_game_clone(g);
+    if (!c) return -1;
+    int nb, na, rc = -1;
+    fig_place *before = figures_of(g, &nb), *after = NULL;
+    int tiles = carc_tiles_placed(g);
+    if (!before || carc_choose(c, k) < 0) goto out;
+    rc = 0;
+    if (carc_tiles_placed(c) > tiles) {
+        int type;
+        t->kind = TARGET_PLACE;
+        t->tile = tiles;
+        carc_tile_at_index(c, tiles, &t->x, &t->y, &t->rot, &type);
+        goto out;
+    }
+    after = figures_of(c, &na);
+    if (!after) goto out;
+    /* A figure that came onto the board or moved on it comes first; a
+     * figure that only left the board (a follower sent home) second. */
+    const fig_place *gone = NULL;
+    for (int i = 0; i < na; i++) {
+        const fig_place *was = i < nb ? &before[i] : NULL, *is = &after[i];
+        if (was && same_place(was, is)) continue;
+        if (is->where == CARC_AT_NONE) {
+            if (was && !gone) gone = was;
+            continue;
+        }
+        figure_spot(c, is, t);
+        t->kind = is->where == CARC_AT_TRACK ? TARGET_TRACK : TARGET_FIGURE;
+        goto out;
+    }
+    if (gone && gone->where != CARC_AT_TRACK) {
+        figure_spot(g, gone, t);
+        t->kind = TARGET_REMOVE;
+    }
+out:
+    free(before);
+    free(after);
+    carc_game_free(c);
+    return rc;
+}

@@ -1,0 +1,416 @@
+/* serve_session.c - one game of carc serve (serve_session.h): moves by the
+ * page or a bot, draws by the seeded pile, the record saved after each, the
+ * log of moves and awards, and undo by replaying the record less its last
+ * lines. */
+#include "serve_session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents.h"
+#include "game_log.h"
+#include "record_header.h"
+
+bool session_is_human(const serve_session *s, int seat)
+{
+    return seat >= 0 && seat < s->nplayers && strcmp(s->agents[seat], "human") == 0;
+}
+
+int session_serial(const serve_session *s) { return s->nlines; }
+
+static int add_line(serve_session *s, const char *text, int seat)
+{
+    if (s->nlines == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 256;
+        char **l = realloc(s->lines, (size_t)cap * sizeof *l);
+        if (!l) return -1;
+        s->lines = l;
+        int *w = realloc(s->line_seat, (size_t)cap * sizeof *w);
+        if (!w) return -1;
+        s->line_seat = w;
+        s->cap = cap;
+    }
+    char *t = strdup(text);
+    if (!t) return -1;
+    s->lines[s->nlines] = t;
+    s->line_seat[s->nlines++] = seat;
+    return 0;
+}
+
+static void log_entry(serve_session *s, const char *kind, int seat, const char *text)
+{
+    json_array_append_new(s->log, json_pack("{s:s, s:i, s:i, s:s}", "kind", kind, "seat", seat, "turn",
+                                            carc_turn_number(s->g), "text", text));
+}
+
+/* The awards since event `from`, into the log. */
+static void log_awards(serve_session *s, int from)
+{
+    for (int i = from; i < carc_events(s->g); i++) {
+        const carc_award *a = carc_event_at(s->g, i);
+        char text[256];
+        log_award_text(s->g, i, text, sizeof text);
+        json_array_append_new(
+            s->log, json_pack("{s:s, s:i, s:i, s:i, s:s, s:b, s:s}", "kind", "award", "seat", a->player, "turn",
+                              carc_turn_number(s->g), "points", a->points, "reason",
+                              carc_reason_name(s->rules, a->reason), "final", (a->flags & CARC_AWARD_FINAL) != 0,
+                              "text", text));
+    }
+}
+
+/* The record as it stands: header, then every line. */
+static int build_writer(const serve_session *s, carc_record_writer *w)
+{
+    const char *names[CARC_MAX_PLAYERS], *agents[CARC_MAX_PLAYERS], *opts[SESSION_MAX_OPTIONS];
+    for (int p = 0; p < s->nplayers; p++) names[p] = s->names[p], agents[p] = s->agents[p];
+    for (int i = 0; i < s->noptions; i++) opts[i] = s->options[i];
+    int rc = carc_writer_begin(w, s->variant, s->seed, s->nplayers, names, agents, opts, s->noptions);
+    for (int i = 0; i < s->nlines && rc == 0; i++) rc = carc_writer_line(w, s->lines[i]);
+    return rc;
+}
+
+char *session_record_text(const serve_session *s, size_t *len)
+{
+    carc_record_writer w;
+    if (build_writer(s, &w) < 0) {
+        carc_writer_free(&w);
+        return NULL;
+    }
+    char *text = w.buf; /* handed over */
+    *len = w.len;
+    return text;
+}
+
+static int save(serve_session *s, char *err, size_t errn)
+{
+    carc_record_writer w;
+    int rc = build_writer(s, &w);
+    if (rc < 0) snprintf(err, errn, "out of memory");
+    else rc = carc_writer_save(&w, s->save, err, errn);
+    carc_writer_free(&w);
+    return rc;
+}
+
+/* Plays option k (its record line first), logs it and its awards. */
+static int apply(serve_session *s, int k, char *err, size_t errn)
+{
+    char text[512];
+    int seat = carc_decision_player(s->g), tiles = carc_tiles_placed(s->g), events = carc_events(s->g);
+    if (carc_option_record_text(s->g, k, text, sizeof text) < 0) {
+        snprintf(err, errn, "the option '%s' reads like another option of this decision, so the record could not "
+                            "replay it",
+                 text);
+        return -1;
+    }
+    if (carc_choose(s->g, k) < 0) {
+        snprintf(err, errn, "%s", carc_game_error(s->g));
+        return -1;
+    }
+    if (add_line(s, text, seat) < 0) {
+        snprintf(err, errn, "out of memory");
+        return -1;
+    }
+    log_entry(s, "move", seat, text);
+    if (carc_tiles_placed(s->g) > tiles) s->last_tile = tiles;
+    log_awards(s, events);
+    return 0;
+}
+
+/* Runs the game to the next choice or its end, drawing from the pile (each
+ * draw a record line). */
+static int settle(serve_session *s, char *err, size_t errn)
+{
+    for (;;) {
+        int events = carc_events(s->g);
+        int st = carc_advance(s->g);
+        log_awards(s, events);
+        if (st == CARC_NEED_CHOICE || st == CARC_FINISHED) return 0;
+        if (st == CARC_FAILED || carc_draw(s->g, -1) < 0) {
+            snprintf(s->failed, sizeof s->failed, "%s", carc_game_error(s->g));
+            snprintf(err, errn, "the game stopped: %s", s->failed);
+            return -1;
+        }
+        char text[512];
+        carc_draw_text(s->g, carc_last_drawn(s->g), text, sizeof text);
+        if (add_line(s, text, -1) < 0) {
+            snprintf(err, errn, "out of memory");
+            return -1;
+        }
+        log_entry(s, "draw", carc_active_player(s->g), text);
+    }
+}
+
+/* A fresh game of the session's rules, with the given lines played as a
+ * replay plays them (`end`, named draws, seeded draws where the lines leave
+ * them out, every other line matched to an option). */
+static int replay(serve_session *s, char *const *lines, int n, char *err, size_t errn)
+{
+    const char *names[CARC_MAX_PLAYERS];
+    for (int p = 0; p < s->nplayers; p++) names[p] = s->names[p];
+    carc_game_free(s->g);
+    s->g = carc_game_new(s->rules, s->nplayers, names, s->seed, err, errn);
+    if (!s->g) return -1;
+    json_array_clear(s->log);
+    s->last_tile = -1;
+    s->failed[0] = 0;
+    s->nlines = 0;
+    for (int i = 0; i < n; i++) {
+        const char *l = lines[i];
+        if (strcmp(l, "end") == 0) {
+            carc_end_now(s->g);
+            if (add_line(s, l, -1) < 0) goto oom;
+            continue;
+        }
+        int events = carc_events(s->g), st = carc_advance(s->g);
+        log_awards(s, events);
+        if (st == CARC_FINISHED || st == CARC_FAILED) {
+            snprintf(err, errn, "line %d '%.80s': the game %s before it", i + 1, l,
+                     st == CARC_FINISHED ? "ended" : "stopped");
+            return -1;
+        }
+        if (st == CARC_NEED_DRAW) {
+            int type = strncmp(l, "draw ", 5) == 0 ? carc_tile_type_find(s->rules, l + 5 + strspn(l + 5, " ")) : -1;
+            if (strncmp(l, "draw ", 5) != 0) { /* a record that leaves draws out */
+                i--;
+                type = -1;
+            } else if (type < 0) {
+                snprintf(err, errn, "line %d: no tile '%.80s' in these rules", i + 1, l + 5);
+                return -1;
+            }
+            if (carc_draw(s->g, type) < 0) {
+                snprintf(err, errn, "line %d '%.80s': %s", i + 1, l, carc_game_error(s->g));
+                return -1;
+            }
+            char text[512];
+            carc_draw_text(s->g, carc_last_drawn(s->g), text, sizeof text);
+            if (add_line(s, text, -1) < 0) goto oom;
+            log_entry(s, "draw", carc_active_player(s->g), text);
+            continue;
+        }
+        int k = carc_option_match(s->g, l);
+        if (k < 0) {
+            snprintf(err, errn, "line %d: '%.80s' is not a legal option here", i + 1, l);
+            return -1;
+        }
+        if (apply(s, k, err, errn) < 0) return -1;
+    }
+    return 0;
+oom:
+    snprintf(err, errn, "out of memory");
+    return -1;
+}
+
+static serve_session *session_alloc(void)
+{
+    serve_session *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->log = json_array();
+    s->last_tile = -1;
+    if (!s->log || pthread_mutex_init(&s->lock, NULL) != 0) {
+        json_decref(s->log);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void session_free(serve_session *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->nlines; i++) free(s->lines[i]);
+    free(s->lines);
+    free(s->line_seat);
+    json_decref(s->log);
+    carc_game_free(s->g);
+    carc_rules_free(s->rules);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* Each seat is "human" or a bot the agents know. */
+static int check_agents(const serve_session *s, char *err, size_t errn)
+{
+    for (int p = 0; p < s->nplayers; p++) {
+        if (session_is_human(s, p)) continue;
+        agent *a = agent_create(s->agents[p], s->seed, p, err, errn);
+        if (!a) return -1;
+        agent_free(a);
+    }
+    return 0;
+}
+
+serve_session *session_new(const session_setup *su, const char *save_path, char *err, size_t errn)
+{
+    if (su->nplayers < 1 || su->nplayers > CARC_MAX_PLAYERS || su->noptions > SESSION_MAX_OPTIONS) {
+        snprintf(err, errn, "a game has 1 to %d seats and at most %d options", CARC_MAX_PLAYERS,
+                 SESSION_MAX_OPTIONS);
+        return NULL;
+    }
+    if (!record_header_ok(su->variant, su->names, su->nplayers, su->options, su->noptions, err, errn)) return NULL;
+    serve_session *s = session_alloc();
+    if (!s) {
+        snprintf(err, errn, "out of memory");
+        return NULL;
+    }
+    snprintf(s->variant, sizeof s->variant, "%s", su->variant);
+    snprintf(s->save, sizeof s->save, "%s", save_path);
+    s->seed = su->seed;
+    s->nplayers = su->nplayers;
+    for (int p = 0; p < su->nplayers; p++) {
+        snprintf(s->names[p], sizeof s->names[p], "%s", su->names[p]);
+        if (strlen(su->agents[p]) >= sizeof s->agents[p]) {
+            snprintf(err, errn, "unknown agent '%.64s'", su->agents[p]);
+            goto fail;
+        }
+        snprintf(s->agents[p], sizeof s->agents[p], "%s", su->agents[p]);
+    }
+    s->noptions = su->noptions;
+    for (int i = 0; i < su->noptions; i++) snprintf(s->options[i], sizeof s->options[i], "%s", su->options[i]);
+    if (check_agents(s, err, errn) < 0) goto fail;
+    s->rules = carc_variant_load(s->variant, su->options, su->noptions, err, errn);
+    if (!s->rules) goto fail;
+    if (replay(s, NULL, 0, err, errn) < 0 || settle(s, err, errn) < 0 || save(s, err, errn) < 0) goto fail;
+    return s;
+fail:
+    session_free(s);
+    return NULL;
+}
+
+serve_session *session_from_record(const char *name, const char *text, size_t len, const char *save_path,
+                                   char *err, size_t errn)
+{
+    carc_record rec;
+    if (carc_record_parse(name, text, len, &rec, err, errn) < 0) return NULL;
+    serve_session *s = session_alloc();
+    char msg[1024];
+    if (!s) {
+        snprintf(err, errn, "out of memory");
+        carc_record_free(&rec);
+        return NULL;
+    }
+    snprintf(s->variant, sizeof s->variant, "%s", rec.variant);
+    snprintf(s->save, sizeof s->save, "%s", save_path);
+    s->seed = rec.seed;
+    s->nplayers = rec.nplayers;
+    for (int p = 0; p < rec.nplayers; p++) {
+        snprintf(s->names[p], sizeof s->names[p], "%s", rec.names[p]);
+        snprintf(s->agents[p], sizeof s->agents[p], "%s", rec.agents[p]);
+    }
+    s->noptions = rec.noptions < SESSION_MAX_OPTIONS ? rec.noptions : SESSION_MAX_OPTIONS;
+    for (int i = 0; i < s->noptions; i++) snprintf(s->options[i], sizeof s->options[i], "%s", rec.options[i]);
+    char **lines = calloc((size_t)(rec.nlines ? rec.nlines : 1), sizeof *lines);
+    int rc = lines ? 0 : -1;
+    for (int i = 0; i < rec.nlines && lines; i++) lines[i] = rec.lines[i].text;
+    if (rc == 0 && check_agents(s, msg, sizeof msg) < 0) rc = -1;
+    if (rc == 0 && !(s->rules = carc_record_rules(&rec, msg, sizeof msg))) rc = -1;
+    if (rc == 0 && (replay(s, lines, rec.nlines, msg, sizeof msg) < 0 || settle(s, msg, sizeof msg) < 0)) rc = -1;
+    if (rc == 0 && save(s, msg, sizeof msg) < 0) rc = -1;
+    if (rc < 0) snprintf(err, errn, "%s: %s", name, lines ? msg : "out of memory");
+    free(lines);
+    carc_record_free(&rec);
+    if (rc < 0) {
+        session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The checks every move shares: the game runs, the decision is the one the
+ * page saw. */
+static int move_ok(serve_session *s, int serial, char *err, size_t errn, int *status)
+{
+    *status = 409;
+    if (s->failed[0]) {
+        snprintf(err, errn, "the game stopped: %s", s->failed);
+        return -1;
+    }
+    if (carc_is_finished(s->g)) {
+        snprintf(err, errn, "the game is over");
+        return -1;
+    }
+    if (serial != s->nlines) {
+        snprintf(err, errn, "that move was for decision %d; the game is at decision %d (reload the state)", serial,
+                 s->nlines);
+        return -1;
+    }
+    return 0;
+}
+
+static int finish_move(serve_session *s, char *err, size_t errn, int *status)
+{
+    *status = 500;
+    if (settle(s, err, errn) < 0) {
+        save(s, err + strlen(err), 0); /* keep what was played */
+        return -1;
+    }
+    return save(s, err, errn);
+}
+
+int session_choose(serve_session *s, int serial, int k, char *err, size_t errn, int *status)
+{
+    if (move_ok(s, serial, err, errn, status) < 0) return -1;
+    int seat = carc_decision_player(s->g);
+    if (!session_is_human(s, seat)) {
+        snprintf(err, errn, "it is %s's turn, a bot (%s)", s->names[seat], s->agents[seat]);
+        return -1;
+    }
+    int n = carc_option_count(s->g);
+    if (k < 0 || k >= n) {
+        *status = 400;
+        snprintf(err, errn, "option %d is out of range: this decision has options 0 to %d", k, n - 1);
+        return -1;
+    }
+    *status = 500;
+    if (apply(s, k, err, errn) < 0) return -1;
+    return finish_move(s, err, errn, status);
+}
+
+int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *status)
+{
+    if (move_ok(s, serial, err, errn, status) < 0) return -1;
+    int seat = carc_decision_player(s->g);
+    if (session_is_human(s, seat)) {
+        snprintf(err, errn, "it is %s's turn, at the page", s->names[seat]);
+        return -1;
+    }
+    *status = 500;
+    /* The bot's stream is its seed offset by the moves so far: a game
+     * reloaded or undone plays on as deterministically as it began. */
+    agent *a = agent_create(s->agents[seat], s->seed + (uint64_t)s->nlines, seat, err, errn);
+    if (!a) return -1;
+    int k = a->choose(a, s->g);
+    agent_free(a);
+    if (k < 0 || k >= carc_option_count(s->g)) {
+        snprintf(err, errn, "the bot %s gave no option", s->agents[seat]);
+        return -1;
+    }
+    if (apply(s, k, err, errn) < 0) return -1;
+    return finish_move(s, err, errn, status);
+}
+
+int session_undo(serve_session *s, char *err, size_t errn, int *status)
+{
+    *status = 409;
+    int cut = s->nlines - 1;
+    while (cut >= 0 && !session_is_human(s, s->line_seat[cut])) cut--;
+    if (cut < 0) {
+        snprintf(err, errn, "there is no move made at the page to take back");
+        return -1;
+    }
+    /* Replays the lines before the cut; the list is taken over first, since
+     * the replay writes the lines anew. */
+    char **lines = s->lines;
+    int *seats = s->line_seat, n = s->nlines;
+    s->lines = NULL;
+    s->line_seat = NULL;
+    s->nlines = s->cap = 0;
+    *status = 500;
+    int rc = replay(s, lines, cut, err, errn);
+    if (rc == 0) rc = settle(s, err, errn);
+    if (rc == 0) rc = save(s, err, errn);
+    for (int i = 0; i < n; i++) free(lines[i]);
+    free(lines);
+    free(seats);
+    return rc;
+}

@@ -1,0 +1,80 @@
+/* serve_session.h - one game of carc serve: its rules, the game, its seats
+ * (a human at the page, or a bot), its record (saved after every move) and
+ * its log. Every change goes through here, one at a time under the
+ * session's lock (the caller holds it); the page only picks options. */
+#ifndef CARC_SERVE_SESSION_H
+#define CARC_SERVE_SESSION_H
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "carc.h"
+#include "record.h"
+
+#define SESSION_MAX_OPTIONS 32
+
+typedef struct serve_session {
+    char id[24];
+    pthread_mutex_t lock;
+    int refs;                 /* holders (the registry's lock guards it) */
+    uint64_t used;            /* when last used, for evicting idle games */
+
+    char variant[512];
+    uint64_t seed;
+    int nplayers;
+    char names[CARC_MAX_PLAYERS][32];
+    char agents[CARC_MAX_PLAYERS][64];   /* "human" or a bot's spec */
+    int noptions;
+    char options[SESSION_MAX_OPTIONS][160];
+
+    carc_rules *rules;
+    carc_game *g;
+    char **lines;             /* the record's moves and draws */
+    int *line_seat;           /* who chose each line; -1 for a draw */
+    int nlines, cap;
+    int last_tile;            /* index of the tile laid last, -1 */
+    json_t *log;              /* the game's story, one object per entry */
+    char save[1024];          /* the record's file */
+    char failed[512];         /* why the game stopped, "" while it runs */
+} serve_session;
+
+/* What a new game is made of. */
+typedef struct session_setup {
+    const char *variant;
+    uint64_t seed;
+    int nplayers;
+    const char *names[CARC_MAX_PLAYERS];
+    const char *agents[CARC_MAX_PLAYERS];
+    int noptions;
+    const char *options[SESSION_MAX_OPTIONS];
+} session_setup;
+
+/* A new game, saved to save_path at once. NULL with err (the setup is
+ * checked: names, agents, options, player count). */
+serve_session *session_new(const session_setup *su, const char *save_path, char *err, size_t errn);
+/* A game from a record's text, played to where the record stops and saved
+ * to save_path from then on. NULL with err. */
+serve_session *session_from_record(const char *name, const char *text, size_t len, const char *save_path,
+                                   char *err, size_t errn);
+void session_free(serve_session *s);
+
+/* Whether seat p is played at the page. */
+bool session_is_human(const serve_session *s, int seat);
+/* The number of record lines so far: it names the pending decision, so a
+ * move sent for a decision already answered is refused. */
+int session_serial(const serve_session *s);
+
+/* Answers the pending decision with option k for a human seat. 0; -1 with
+ * err and *status (an HTTP status: 409 when it is not a human's turn or not
+ * this decision, 400 for an option out of range). */
+int session_choose(serve_session *s, int serial, int k, char *err, size_t errn, int *status);
+/* The bot whose turn it is makes its move. Same returns as session_choose. */
+int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *status);
+/* Takes back the last move made at the page and everything after it (the
+ * record replayed less those lines). Same returns. */
+int session_undo(serve_session *s, char *err, size_t errn, int *status);
+/* The record's text as saved (the caller frees it). */
+char *session_record_text(const serve_session *s, size_t *len);
+#endif

@@ -1,0 +1,211 @@
+/* serve_state.c - a game's state as JSON for the page (serve_state.h). */
+#include "serve_state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game_log.h"
+#include "option_targets.h"
+#include "render.h"
+#include "view.h"
+
+/* Runs a drawing into a string: a new JSON string, or NULL. */
+typedef void (*draw_fn)(FILE *out, const void *a, const void *b);
+static json_t *drawn_string(draw_fn fn, const void *a, const void *b)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fn(f, a, b);
+    fclose(f);
+    json_t *j = buf ? json_stringn(buf, len) : NULL;
+    free(buf);
+    return j;
+}
+
+typedef struct board_pic {
+    const view *v;
+    const svg_layout *l;
+    int last_tile;
+} board_pic;
+
+static void draw_board(FILE *out, const void *a, const void *b)
+{
+    const board_pic *p = a;
+    (void)b;
+    svg_open(out, p->l, 0);
+    svg_coords(out, p->l);
+    svg_tiles(out, p->l, p->v);
+    if (p->last_tile >= 0 && p->last_tile < p->v->ntiles) {
+        const view_tile *t = &p->v->tiles[p->last_tile];
+        fprintf(out, "<rect class=\"last-tile\" data-x=\"%d\" data-y=\"%d\" x=\"%g\" y=\"%g\" width=\"%g\" "
+                     "height=\"%g\" fill=\"none\" stroke=\"#ff00c8\" stroke-width=\"3\"/>\n",
+                t->x, t->y, p->l->board_x + (t->x - p->l->minx) * p->l->tile + 1.5,
+                p->l->board_y + (t->y - p->l->miny) * p->l->tile + 1.5, p->l->tile - 3, p->l->tile - 3);
+    }
+    svg_figures(out, p->l, p->v);
+    svg_legend(out, p->l, p->v);
+    svg_track(out, p->l);
+    svg_markers(out, p->l, p->v);
+    svg_close(out);
+}
+
+static void draw_tile_alone(FILE *out, const void *a, const void *b)
+{
+    (void)b;
+    svg_tile(out, a, 0);
+}
+
+/* The drawn tile in its four turns, each in tile units (0..100). */
+static json_t *drawn_json(const carc_game *g)
+{
+    int type = carc_last_drawn(g);
+    if (type < 0 || carc_is_finished(g)) return json_null();
+    const carc_rules *r = carc_game_rules(g);
+    json_t *turns = json_array();
+    for (int rot = 0; rot < 4; rot++) {
+        view v;
+        if (view_of_tile_type(&v, r, type, rot) < 0) continue;
+        json_array_append_new(turns, drawn_string(draw_tile_alone, &v, NULL));
+        view_free(&v);
+    }
+    char name[160];
+    snprintf(name, sizeof name, "%s:%s", carc_tile_set_of(r, type), carc_tile_id(r, type));
+    return json_pack("{s:s, s:o}", "type", name, "svg", turns);
+}
+
+static double px_of(const svg_layout *l, int x) { return l->board_x + (x - l->minx) * l->tile; }
+static double py_of(const svg_layout *l, int y) { return l->board_y + (y - l->miny) * l->tile; }
+
+static json_t *target_json(const option_target *t, const svg_layout *l)
+{
+    static const char *const kinds[] = {"none", "place", "figure", "remove", "track"};
+    json_t *j = json_pack("{s:s}", "kind", kinds[t->kind]);
+    double s = l->tile / TILE_UNITS, x = 0, y = 0;
+    switch (t->kind) {
+    case TARGET_NONE: return j;
+    case TARGET_PLACE:
+        json_object_set_new(j, "size", json_real(l->tile));
+        x = px_of(l, t->x);
+        y = py_of(l, t->y);
+        json_object_set_new(j, "rot", json_integer(t->rot));
+        break;
+    case TARGET_TRACK:
+        svg_track_space_centre(l, t->space, &x, &y);
+        json_object_set_new(j, "space", json_integer(t->space));
+        break;
+    case TARGET_FIGURE:
+    case TARGET_REMOVE:
+        x = px_of(l, t->x) + t->ax * s;
+        y = py_of(l, t->y) + t->ay * s;
+        json_object_set_new(j, "seg", json_integer(t->seg));
+        break;
+    }
+    if (t->kind != TARGET_TRACK) {
+        json_object_set_new(j, "x", json_integer(t->x));
+        json_object_set_new(j, "y", json_integer(t->y));
+    }
+    if (t->figure) json_object_set_new(j, "figure", json_string(t->figure));
+    json_object_set_new(j, "px", json_real(x));
+    json_object_set_new(j, "py", json_real(y));
+    return j;
+}
+
+static json_t *decision_json(const serve_session *s, const svg_layout *l)
+{
+    const carc_game *g = s->g;
+    if (carc_is_finished(g) || s->failed[0]) return json_null();
+    int seat = carc_decision_player(g), n = carc_option_count(g);
+    json_t *opts = json_array();
+    for (int i = 0; i < n; i++) {
+        char text[256];
+        option_target t;
+        carc_option_text(g, i, text, sizeof text);
+        if (option_target_of(g, i, &t) < 0) t.kind = TARGET_NONE;
+        json_array_append_new(opts, json_pack("{s:i, s:s, s:o}", "i", i, "text", text, "target", target_json(&t, l)));
+    }
+    return json_pack("{s:i, s:s, s:b, s:o}", "seat", seat, "label", carc_decision_label(g), "human",
+                     session_is_human(s, seat), "options", opts);
+}
+
+static json_t *breakdown_json(const carc_game *g)
+{
+    log_breakdown b;
+    log_breakdown_of(g, &b);
+    json_t *reasons = json_array(), *rows = json_array();
+    for (int k = 0; k < b.nreasons; k++)
+        json_array_append_new(reasons, json_string(carc_reason_name(carc_game_rules(g), b.reasons[k])));
+    for (int p = 0; p < carc_players(g); p++) {
+        json_t *pts = json_array();
+        for (int k = 0; k < b.nreasons; k++) json_array_append_new(pts, json_integer(b.points[p][k]));
+        json_array_append_new(rows, json_pack("{s:i, s:s, s:o, s:i, s:i}", "seat", p, "name", carc_player_name(g, p),
+                                              "points", pts, "awarded", b.total[p], "score", carc_score(g, p)));
+    }
+    return json_pack("{s:o, s:o}", "reasons", reasons, "rows", rows);
+}
+
+static json_t *players_json(const serve_session *s)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < s->nplayers; p++)
+        json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:b, s:s, s:s, s:i, s:i}", "seat", p, "name",
+                                           s->names[p], "agent", s->agents[p], "human", session_is_human(s, p),
+                                           "colour", view_seat_colour(p), "colour_name", view_seat_colour_name(p),
+                                           "score", carc_score(s->g, p), "followers",
+                                           carc_supply(s->g, p, "follower")));
+    return a;
+}
+
+json_t *serve_state_json(const serve_session *s)
+{
+    view v;
+    if (view_of_game(&v, s->g) < 0) return NULL;
+    /* One ring of empty squares around the tiles: where the next tile may go. */
+    v.minx--, v.miny--, v.maxx++, v.maxy++;
+    svg_layout l;
+    svg_layout_of(&l, &v);
+    board_pic pic = {&v, &l, s->last_tile};
+    json_t *board = json_pack("{s:o, s:f, s:f}", "svg", drawn_string(draw_board, &pic, NULL), "width", l.width,
+                              "height", l.height);
+    json_t *last = json_null();
+    if (s->last_tile >= 0 && s->last_tile < v.ntiles)
+        last = json_pack("{s:i, s:i}", "x", v.tiles[s->last_tile].x, "y", v.tiles[s->last_tile].y);
+    json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:b, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:O, s:o}",
+                          "id", s->id, "variant", s->variant, "title", carc_rules_title(s->rules), "seed",
+                          (json_int_t)s->seed, "serial", session_serial(s), "save", s->save, "finished",
+                          carc_is_finished(s->g), "failed", s->failed, "turn", carc_turn_number(s->g), "pile_left",
+                          carc_pile_left(s->g), "players", players_json(s), "board", board, "last_tile", last,
+                          "drawn", drawn_json(s->g), "decision", decision_json(s, &l), "log", s->log, "breakdown",
+                          breakdown_json(s->g));
+    view_free(&v);
+    return j;
+}
+
+json_t *serve_variant_json(const char *name, char *err, size_t errn)
+{
+    carc_rules *r = carc_variant_load(name, NULL, 0, err, errn);
+    if (!r) return NULL;
+    json_t *opts = json_array();
+    for (int i = 0; i < carc_rules_option_count(r); i++) {
+        carc_option_info o;
+        if (carc_rules_option_info(r, i, &o) < 0) continue;
+        json_t *j = json_pack("{s:s, s:s, s:s}", "key", o.key, "help", o.help, "type", o.is_int ? "int" : "enum");
+        if (o.is_int) {
+            json_object_set_new(j, "value", json_integer(o.value));
+            json_object_set_new(j, "min", json_integer(o.min));
+            json_object_set_new(j, "max", json_integer(o.max));
+        } else {
+            json_t *vals = json_array();
+            for (int k = 0; k < o.nvalues; k++) json_array_append_new(vals, json_string(o.values[k]));
+            json_object_set_new(j, "values", vals);
+            json_object_set_new(j, "value", json_string(o.value >= 0 && o.value < o.nvalues ? o.values[o.value] : ""));
+        }
+        json_array_append_new(opts, j);
+    }
+    json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:o}", "name", name, "title", carc_rules_title(r), "min_players",
+                          carc_rules_min_players(r), "max_players", carc_rules_max_players(r), "options", opts);
+    carc_rules_free(r);
+    return j;
+}

@@ -1,0 +1,18 @@
+/* serve_state.h - what the page of carc serve is shown: a game's state as
+ * one JSON object (docs/serve.md lists its fields): the board as SVG with
+ * every pending option's place on it in the board's pixels, the drawn tile
+ * in its four turns, the seats and scores, the log and the breakdown of the
+ * points by player and reason. */
+#ifndef CARC_SERVE_STATE_H
+#define CARC_SERVE_STATE_H
+#include <jansson.h>
+
+#include "serve_session.h"
+
+/* A new reference (the caller decrefs it), or NULL when out of memory. The
+ * caller holds the session's lock. */
+json_t *serve_state_json(const serve_session *s);
+/* The variant's options, players and title for the new-game form; NULL with
+ * err when the loader refuses it. */
+json_t *serve_variant_json(const char *name, char *err, size_t errn);
+#endif

@@ -1,0 +1,173 @@
+// serve_browser.mjs - plays whole games on the page of carc serve in headless
+// Chromium, by mouse clicks and key presses only, through the DevTools
+// protocol over a pipe (node 18 or later).
+//
+//   node tests/serve_browser.mjs CHROMIUM URL VARIANT SEED SHOTS_PREFIX
+//
+// It opens the page, picks VARIANT on the new-game form (you against the
+// default greedy bot), plays every decision of the human seat by clicking
+// what the page offers (a highlighted place twice, a deploy target, a listed
+// choice, pass), waits for the bot, and prints one JSON line: the game's id
+// and the scores the final table shows. With SHOTS_PREFIX it writes
+// PREFIX-form.png, PREFIX-board.png (mid-game) and PREFIX-final.png.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [chromium, url, variant, seedArg, shots] = process.argv.slice(2);
+let seed = Number(seedArg) || 1;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function rand(n) { // the test's own choices, repeatable from its seed
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+}
+
+const profile = mkdtempSync(join(tmpdir(), 'carc-serve-chromium.'));
+// The DevTools protocol over a pipe (fd 3 to Chromium, fd 4 from it): JSON
+// messages, each ended by a NUL byte; no port, no WebSocket.
+const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe',
+  '--window-size=1400,1000', '--user-data-dir=' + profile, 'about:blank'],
+  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+function quit(code, msg) {
+  if (msg) console.error('serve_browser: ' + msg);
+  try { browser.kill('SIGKILL'); } catch (e) { /* gone */ }
+  try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
+  process.exit(code);
+}
+setTimeout(() => quit(1, 'timed out'), 15 * 60 * 1000).unref();
+browser.on('exit', (code) => quit(1, 'chromium exited (' + code + ')'));
+
+let nextId = 1, pending = '', session;
+const waiting = new Map();
+browser.stdio[4].on('data', (chunk) => {
+  pending += chunk.toString('utf8');
+  let nul;
+  while ((nul = pending.indexOf('\0')) >= 0) {
+    const msg = JSON.parse(pending.slice(0, nul));
+    pending = pending.slice(nul + 1);
+    if (msg.id && waiting.has(msg.id)) {
+      const { ok, bad } = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      if (msg.error) bad(new Error(msg.error.message)); else ok(msg.result);
+    }
+  }
+});
+function cdp(method, params = {}, browserLevel = false) {
+  const id = nextId++;
+  const msg = { id, method, params };
+  if (!browserLevel) msg.sessionId = session;
+  browser.stdio[3].write(JSON.stringify(msg) + '\0');
+  return new Promise((ok, bad) => waiting.set(id, { ok, bad }));
+}
+let page = null;
+for (let i = 0; i < 100 && !page; i++) {
+  page = (await cdp('Target.getTargets', {}, true)).targetInfos.find((t) => t.type === 'page');
+  if (!page) await sleep(100);
+}
+if (!page) quit(1, 'chromium shows no page');
+session = (await cdp('Target.attachToTarget', { targetId: page.targetId, flatten: true }, true)).sessionId;
+async function js(expr) {
+  const r = await cdp('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+  if (r.exceptionDetails) throw new Error('page script: ' + JSON.stringify(r.exceptionDetails).slice(0, 300));
+  return r.result.value;
+}
+async function until(expr, what, ms = 60000) {
+  for (let t = 0; t < ms; t += 50) {
+    if (await js(expr)) return;
+    await sleep(50);
+  }
+  const err = await js("document.getElementById('error') ? document.getElementById('error').textContent : ''");
+  quit(1, 'waited for ' + what + ' in vain' + (err ? ': ' + err : ''));
+}
+// A real click in the middle of the element the selector finds (the n-th).
+async function click(selector, n = 0) {
+  const box = await js(`(() => { const e = document.querySelectorAll(${JSON.stringify(selector)})[${n}];
+    if (!e) return null; e.scrollIntoView({block: 'center', inline: 'center'});
+    const r = e.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`);
+  if (!box) quit(1, 'nothing to click at ' + selector + ' #' + n);
+  for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'])
+    await cdp('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 });
+}
+async function key(k) {
+  for (const type of ['keyDown', 'keyUp'])
+    await cdp('Input.dispatchKeyEvent', { type, key: k, code: 'Key' + k.toUpperCase(), text: type === 'keyDown' ? k : undefined });
+}
+async function wheel(selector) {
+  const box = await js(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`);
+  await cdp('Input.dispatchMouseEvent', { type: 'mouseWheel', x: box.x, y: box.y, deltaX: 0, deltaY: 100 });
+}
+async function shot(name) {
+  if (!shots) return;
+  const r = await cdp('Page.captureScreenshot', { format: 'png' });
+  writeFileSync(`${shots}-${name}.png`, Buffer.from(r.data, 'base64'));
+}
+const count = (sel) => js(`document.querySelectorAll(${JSON.stringify(sel)}).length`);
+const text = (sel) => js(`(document.querySelector(${JSON.stringify(sel)}) || {}).textContent || ''`);
+
+await cdp('Page.enable');
+await cdp('Runtime.enable');
+await cdp('Page.navigate', { url: url + '?bot-delay=20' });
+await until(`document.querySelector('#variants label[data-variant=${JSON.stringify(variant)}]') !== null`, 'the form');
+await click(`#variants label[data-variant=${JSON.stringify(variant)}] input`);
+await until(`document.getElementById('variant-title').textContent !== '' && document.querySelectorAll('#options tr').length > 0`, 'the options');
+await shot('form');
+await click('#start');
+await until("document.body.getAttribute('data-waiting') !== null && !document.getElementById('game').hidden", 'the game');
+
+let moves = 0, rotations = 0, midShot = false;
+for (;;) {
+  await until("['human', 'over'].includes(document.body.getAttribute('data-waiting'))", 'the human seat\'s turn', 120000);
+  if (await js("document.body.getAttribute('data-waiting') === 'over'")) break;
+  const serial = await js("document.body.getAttribute('data-serial')");
+  const spots = await count('#targets .spot');
+  if (spots) {
+    const n = rand(spots);
+    await click('#targets .spot', n);
+    await until("document.querySelector('#targets .spot.selected') !== null", 'a chosen place');
+    // R and the wheel turn the tile among the turns that fit there.
+    const rots = (await js("document.querySelector('#targets .spot.selected').getAttribute('data-rots')")).split(' ');
+    if (rots.length > 1 && rotations < 6) {
+      const before = await text('#drawn-name');
+      if (rotations % 2) await wheel('#board-box'); else await key('r');
+      const after = await text('#drawn-name');
+      const turn = after.replace(/.* r/, '');
+      if (after === before || !rots.includes(turn)) quit(1, `rotating showed '${after}' after '${before}' (fitting: ${rots})`);
+      rotations++;
+    }
+    await click('#targets .spot.selected');
+  } else {
+    // Every clickable choice: targets on the board, listed choices, pass.
+    const targets = await count('#targets .target'), listed = await count('#choices button'),
+      pass = await js("!document.getElementById('pass').hidden");
+    const n = rand(targets + listed + (pass ? 1 : 0));
+    if (n < targets) {
+      const several = await js(`document.querySelectorAll('#targets .target')[${n}].getAttribute('data-options').includes(' ')`);
+      await click('#targets .target', n);
+      if (several) { // a short list of what can be done there
+        await until(`document.querySelectorAll('#choices button.here').length > 0 || document.body.getAttribute('data-serial') !== ${JSON.stringify(serial)}`, 'the options at a spot');
+        const here = await count('#choices button.here');
+        if (here) await click('#choices button.here', rand(here));
+      }
+    } else if (n < targets + listed) await click('#choices button', n - targets);
+    else await click('#pass');
+  }
+  await until(`document.body.getAttribute('data-serial') !== ${JSON.stringify(serial)} || document.body.getAttribute('data-waiting') === 'over'`, 'the move to land');
+  if (!(await js("document.getElementById('error').hidden"))) quit(1, 'the page shows an error: ' + (await text('#error')));
+  moves++;
+  if (!midShot && (await js("document.querySelectorAll('#board .tile').length")) >= 14) {
+    await until("document.body.getAttribute('data-waiting') === 'human'", 'the human seat');
+    await shot('board');
+    midShot = true;
+  }
+}
+await until("!document.getElementById('final').hidden", 'the final table');
+await shot('final');
+const scores = await js(`[...document.querySelectorAll('#final-table .final-score')].map((e) => e.getAttribute('data-name') + '=' + e.textContent).join(' ')`);
+const id = await js("location.hash.replace('#game=', '')");
+const logAwards = await count('#log li.award');
+console.log(JSON.stringify({ id, scores, moves, rotations, logAwards }));
+browser.removeAllListeners('exit');
+quit(0);

@@ -1,0 +1,513 @@
+/* test_serve.c - carc serve's HTTP API from a test client: 50 games played
+ * at once through it, each record replaying to the scores the server
+ * showed; hostile requests (malformed JSON, unknown ids, options out of
+ * range, stale moves, oversized bodies, path tricks, foreign Host headers)
+ * each get a 4xx with a message while the server keeps serving and no game
+ * changes; undo; loading a record. The server runs in this process on a
+ * free loopback port. */
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "serve_http.h"
+#include "serve_registry.h"
+
+static int port;
+static char save_dir[256];
+
+typedef struct response {
+    int status;
+    char *body;
+    size_t len;
+} response;
+
+/* One HTTP/1.0 exchange on a fresh connection; the raw request is built by
+ * the caller (so tests can send what no browser would). */
+static response raw_exchange(const char *req, size_t reqlen)
+{
+    response r = {0};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+        if (fd >= 0) close(fd);
+        return r;
+    }
+    for (size_t off = 0; off < reqlen;) {
+        ssize_t n = send(fd, req + off, reqlen - off, MSG_NOSIGNAL);
+        if (n <= 0) break; /* the server may answer before reading it all */
+        off += (size_t)n;
+    }
+    shutdown(fd, SHUT_WR);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    for (ssize_t n; buf && (n = recv(fd, buf + len, cap - len - 1, 0)) > 0;) {
+        len += (size_t)n;
+        if (cap - len < 4096) buf = realloc(buf, cap *= 2);
+    }
+    close(fd);
+    if (!buf) return r;
+    buf[len] = 0;
+    sscanf(buf, "HTTP/1.%*d %d", &r.status);
+    char *body = strstr(buf, "\r\n\r\n");
+    r.body = strdup(body ? body + 4 : "");
+    r.len = strlen(r.body);
+    free(buf);
+    return r;
+}
+
+static response http(const char *method, const char *path, const char *json)
+{
+    char *req = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&req, &n);
+    fprintf(f, "%s %s HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n", method, path, port);
+    if (json) fprintf(f, "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s", strlen(json), json);
+    else fprintf(f, "\r\n");
+    fclose(f);
+    response r = raw_exchange(req, n);
+    free(req);
+    return r;
+}
+
+static json_t *body_json(const response *r)
+{
+    json_error_t e;
+    return json_loads(r->body ? r->body : "", 0, &e);
+}
+
+/* A 4xx whose body is {"error": "..."} holding the phrase. */
+static void assert_refused(response r, int status, const char *phrase)
+{
+    if (r.status != status || !r.body || !strstr(r.body, "\"error\"") || !strstr(r.body, phrase))
+        fprintf(stderr, "expected %d with '%s', got %d: %s\n", status, phrase, r.status, r.body ? r.body : "");
+    assert_int_equal(r.status, status);
+    assert_non_null(strstr(r.body, "\"error\""));
+    assert_non_null(strstr(r.body, phrase));
+    free(r.body);
+}
+
+static char *new_game_body(const char *variant, const char *agent0, const char *agent1, int seed)
+{
+    char *s = malloc(512);
+    snprintf(s, 512,
+             "{\"variant\": \"%s\", \"seed\": %d, \"seats\": [{\"name\": \"Ann\", \"agent\": \"%s\"}, "
+             "{\"name\": \"Bob\", \"agent\": \"%s\"}]}",
+             variant, seed, agent0, agent1);
+    return s;
+}
+
+/* Starts a game; returns its state (the caller decrefs). */
+static json_t *start_game(const char *variant, const char *agent0, const char *agent1, int seed)
+{
+    char *body = new_game_body(variant, agent0, agent1, seed);
+    response r = http("POST", "/api/games", body);
+    free(body);
+    if (r.status != 201) fprintf(stderr, "new game: %d %s\n", r.status, r.body);
+    assert_int_equal(r.status, 201);
+    json_t *j = body_json(&r);
+    free(r.body);
+    assert_non_null(j);
+    return j;
+}
+
+static const char *game_id(json_t *st) { return json_string_value(json_object_get(st, "id")); }
+static int serial_of(json_t *st) { return (int)json_integer_value(json_object_get(st, "serial")); }
+
+/* One move: the human seat picks option k, or the bot steps. The new state. */
+static json_t *move(json_t *st, int k, int *status)
+{
+    char path[128], body[128];
+    json_t *d = json_object_get(st, "decision");
+    bool human = json_is_true(json_object_get(d, "human"));
+    snprintf(path, sizeof path, "/api/games/%s/%s", game_id(st), human ? "choose" : "step");
+    if (human) snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st), k);
+    else snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
+    response r = http("POST", path, body);
+    *status = r.status;
+    json_t *j = r.status == 200 ? body_json(&r) : NULL;
+    if (r.status != 200) fprintf(stderr, "%s: %d %s\n", path, r.status, r.body);
+    free(r.body);
+    return j;
+}
+
+/* Plays up to `moves` moves (or to the end) with options picked from a
+ * seeded stream. */
+static json_t *play_on(json_t *st, unsigned seed, int moves)
+{
+    for (int guard = 0; guard < moves && !json_is_true(json_object_get(st, "finished")); guard++) {
+        json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+        seed = seed * 1103515245u + 12345u;
+        int status, k = (int)((seed >> 8) % (unsigned)json_array_size(opts));
+        json_t *next = move(st, k, &status);
+        json_decref(st);
+        if (!next) return NULL;
+        st = next;
+    }
+    return st;
+}
+
+static json_t *play_out(json_t *st, unsigned seed) { return play_on(st, seed, 5000); }
+
+/* The scores of the state, and of the replay of its saved record. */
+static void assert_record_replays_to(json_t *st)
+{
+    const char *save = json_string_value(json_object_get(st, "save"));
+    char err[8192];
+    carc_record rec;
+    assert_int_equal(carc_record_load(save, &rec, err, sizeof err), 0);
+    carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
+    assert_non_null(rules);
+    carc_game *g = NULL;
+    assert_int_equal(carc_replay(&rec, rules, &g, err, sizeof err), 0);
+    assert_int_equal(carc_is_finished(g), json_is_true(json_object_get(st, "finished")));
+    json_t *players = json_object_get(st, "players");
+    for (int p = 0; p < carc_players(g); p++)
+        assert_int_equal(carc_score(g, p), json_integer_value(json_object_get(json_array_get(players, (size_t)p), "score")));
+    carc_game_free(g);
+    carc_rules_free(rules);
+    carc_record_free(&rec);
+}
+
+typedef struct worker {
+    pthread_t t;
+    int seed, moves;
+    json_t *final;
+} worker;
+
+static void *play_one(void *arg)
+{
+    worker *w = arg;
+    char *body = new_game_body("base", "human", "random", w->seed);
+    response r = http("POST", "/api/games", body);
+    free(body);
+    json_t *st = r.status == 201 ? body_json(&r) : NULL;
+    free(r.body);
+    w->final = st ? play_on(st, (unsigned)w->seed, w->moves) : NULL;
+    return NULL;
+}
+
+/* 50 games at once through the API: ten played to their end, the others
+ * 40 moves in; each saved record replays to what the server showed. */
+static void test_fifty_games_at_once(void **state)
+{
+    (void)state;
+    enum { N = 50 };
+    static worker w[N];
+    for (int i = 0; i < N; i++) {
+        w[i].seed = 1000 + i;
+        w[i].moves = i % 5 ? 40 : 5000;
+        assert_int_equal(pthread_create(&w[i].t, NULL, play_one, &w[i]), 0);
+    }
+    for (int i = 0; i < N; i++) pthread_join(w[i].t, NULL);
+    for (int i = 0; i < N; i++) {
+        assert_non_null(w[i].final);
+        if (w[i].moves == 5000) assert_true(json_is_true(json_object_get(w[i].final, "finished")));
+        for (int j = 0; j < i; j++) assert_string_not_equal(game_id(w[i].final), game_id(w[j].final));
+        assert_record_replays_to(w[i].final);
+    }
+    for (int i = 0; i < N; i++) json_decref(w[i].final);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* Every hostile request is refused with a message; the game it aimed at
+ * and its record are as they were, and the server goes on serving. */
+static void test_hostile_requests(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base", "human", "greedy", 7);
+    char path[160], choose[160];
+    snprintf(path, sizeof path, "/api/games/%s", game_id(st));
+    snprintf(choose, sizeof choose, "/api/games/%s/choose", game_id(st));
+    const char *save = json_string_value(json_object_get(st, "save"));
+    char *before = read_file(save);
+    int nopts = (int)json_array_size(json_object_get(json_object_get(st, "decision"), "options"));
+    char body[160];
+
+    /* malformed and ill-typed JSON */
+    assert_refused(http("POST", choose, "{\"serial\": 1, \"option\": "), 400, "not JSON");
+    assert_refused(http("POST", choose, "[1, 2]"), 400, "JSON object");
+    assert_refused(http("POST", choose, "{\"serial\": \"1\", \"option\": 0}"), 400, "\\\"serial\\\"");
+    assert_refused(http("POST", choose, "{\"serial\": 1, \"serial\": 1, \"option\": 0}"), 400, "not JSON");
+    assert_refused(http("POST", "/api/games", "{\"variant\": \"../../etc/passwd\", \"seats\": []}"), 400, "not a path");
+    assert_refused(http("POST", "/api/games", "{\"variant\": \"base\", \"seats\": 3}"), 400, "seats");
+    assert_refused(http("POST", "/api/games",
+                        "{\"variant\": \"base\", \"seats\": [{\"name\": \"A\", \"agent\": \"skynet\"}, "
+                        "{\"name\": \"B\", \"agent\": \"human\"}]}"),
+                   400, "unknown agent");
+    assert_refused(http("POST", "/api/games",
+                        "{\"variant\": \"base\", \"options\": {\"farm-scoring\": \"bogus\"}, \"seats\": [{\"name\": "
+                        "\"A\", \"agent\": \"human\"}, {\"name\": \"B\", \"agent\": \"human\"}]}"),
+                   400, "bogus");
+    assert_refused(http("POST", "/api/games",
+                        "{\"variant\": \"base\", \"seats\": [{\"name\": \"A B\", \"agent\": \"human\"}, {\"name\": "
+                        "\"C\", \"agent\": \"human\"}]}"),
+                   400, "one word");
+    assert_refused(http("POST", "/api/load", "{\"record\": \"carcassonne-record 1\\nvariant base\\n\"}"), 400,
+                   "the loaded record");
+    /* unknown ids, out-of-range options, stale and misplaced moves */
+    assert_refused(http("GET", "/api/games/0123456789abcdef", NULL), 404, "no game");
+    assert_refused(http("GET", "/api/games/..%2f..%2fetc", NULL), 404, "no game");
+    assert_refused(http("POST", "/api/games/0123456789abcdef/choose", "{\"serial\": 1, \"option\": 0}"), 404,
+                   "no game");
+    snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st), nopts);
+    assert_refused(http("POST", choose, body), 400, "out of range");
+    snprintf(body, sizeof body, "{\"serial\": %d, \"option\": -1}", serial_of(st));
+    assert_refused(http("POST", choose, body), 400, "out of range");
+    snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 99999999999}", serial_of(st));
+    assert_refused(http("POST", choose, body), 400, "\\\"option\\\"");
+    snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 0}", serial_of(st) + 5);
+    assert_refused(http("POST", choose, body), 409, "decision");
+    snprintf(path, sizeof path, "/api/games/%s/step", game_id(st));
+    snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
+    assert_refused(http("POST", path, body), 409, "at the page");
+    snprintf(path, sizeof path, "/api/games/%s/frobnicate", game_id(st));
+    assert_refused(http("POST", path, body), 404, "no action");
+    /* oversized bodies, with and without a Content-Length saying so */
+    size_t big = SERVE_MAX_JSON_BODY + 10;
+    char *huge = malloc(big + 512);
+    int h = snprintf(huge, 512, "POST %s HTTP/1.0\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                                "Content-Length: %zu\r\n\r\n",
+                     choose, port, big);
+    memset(huge + h, ' ', big);
+    assert_refused(raw_exchange(huge, (size_t)h + big), 413, "larger than");
+    h = snprintf(huge, 512, "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+                            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n%zx\r\n",
+                 choose, port, big);
+    memset(huge + h, ' ', big);
+    memcpy(huge + h + big, "\r\n0\r\n\r\n", 7);
+    assert_refused(raw_exchange(huge, (size_t)h + big + 7), 413, "larger than");
+    free(huge);
+    /* path tricks on the page's files */
+    static const char *const tricks[] = {"/../Makefile", "/%2e%2e/Makefile", "/..%2fMakefile", "/web/../Makefile",
+                                         "/.hidden.js", "//etc/passwd", "/carc.js/..",
+                                         "/carc.sh", "/%2fetc%2fpasswd"};
+    for (size_t i = 0; i < sizeof tricks / sizeof *tricks; i++) {
+        response r = http("GET", tricks[i], NULL);
+        if (r.status < 400 || r.status > 499) fprintf(stderr, "%s: %d\n", tricks[i], r.status);
+        assert_true(r.status >= 400 && r.status <= 499);
+        assert_non_null(strstr(r.body, "\"error\""));
+        free(r.body);
+    }
+    assert_refused(http("GET", "/nosuchfile.js", NULL), 404, "no file");
+    /* requests no page of ours sends */
+    response r = raw_exchange("POST /api/games HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                              "Content-Length: 2\r\n\r\n{}",
+                              strlen("POST /api/games HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                                     "Content-Length: 2\r\n\r\n{}"));
+    assert_refused(r, 415, "application/json");
+    const char *rebind = "GET /api/variants HTTP/1.0\r\nHost: evil.example:80\r\n\r\n";
+    assert_refused(raw_exchange(rebind, strlen(rebind)), 403, "127.0.0.1 only");
+    assert_refused(http("PUT", "/api/games", NULL), 405, "GET and POST");
+    assert_refused(http("GET", "/api/nothing", NULL), 404, "no GET");
+
+    /* nothing changed: the same state, the same record; the server serves */
+    snprintf(path, sizeof path, "/api/games/%s", game_id(st));
+    r = http("GET", path, NULL);
+    assert_int_equal(r.status, 200);
+    json_t *again = body_json(&r);
+    free(r.body);
+    assert_int_equal(serial_of(again), serial_of(st));
+    char *after = read_file(save);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    r = http("GET", "/", NULL);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "carc.js"));
+    free(r.body);
+    json_t *end = play_out(again, 3);
+    assert_non_null(end);
+    assert_record_replays_to(end);
+    json_decref(end);
+    json_decref(st);
+}
+
+/* Undo takes back the page's last move and the bot's after it: the state is
+ * the one before that move, and so is the record. */
+static void test_undo(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base", "human", "greedy", 11), *s0 = NULL;
+    int status;
+    /* two of the human's decisions, then the bot's whole turn */
+    for (int i = 0; i < 6 && !s0; i++) {
+        json_t *next = move(st, 0, &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+        json_t *d = json_object_get(st, "decision");
+        if (json_is_true(json_object_get(d, "human")) && strcmp(json_string_value(json_object_get(d, "label")), "place") == 0 &&
+            json_integer_value(json_object_get(st, "turn")) == 3)
+            s0 = json_incref(st);
+    }
+    assert_non_null(s0);
+    /* the human places and deploys (or passes); the bot plays its turn */
+    json_t *next = move(st, 1, &status);
+    json_decref(st);
+    st = next;
+    next = move(st, 0, &status);
+    json_decref(st);
+    st = next;
+    while (!json_is_true(json_object_get(json_object_get(st, "decision"), "human"))) {
+        next = move(st, 0, &status);
+        json_decref(st);
+        st = next;
+    }
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s/undo", game_id(st));
+    response r = http("POST", path, "{}");
+    assert_int_equal(r.status, 200);
+    json_t *u = body_json(&r);
+    free(r.body);
+    /* the human's last move was the deploy (or pass) of turn 3 */
+    assert_int_equal(serial_of(u), serial_of(s0) + 1);
+    r = http("POST", path, "{}");
+    assert_int_equal(r.status, 200);
+    json_t *u2 = body_json(&r);
+    free(r.body);
+    assert_int_equal(serial_of(u2), serial_of(s0));
+    char *a = json_dumps(json_object_get(u2, "decision"), JSON_SORT_KEYS),
+         *b = json_dumps(json_object_get(s0, "decision"), JSON_SORT_KEYS);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    assert_record_replays_to(u2);
+    json_decref(u);
+    json_decref(u2);
+    json_decref(s0);
+    json_decref(st);
+    /* a game with no move at the page has nothing to undo */
+    st = start_game("base", "greedy", "human", 12);
+    snprintf(path, sizeof path, "/api/games/%s/undo", game_id(st));
+    assert_refused(http("POST", path, "{}"), 409, "no move");
+    json_decref(st);
+}
+
+/* A record loaded through the API plays on from where it stopped. */
+static void test_load_record(void **state)
+{
+    (void)state;
+    json_t *st = start_game("all-expansions", "human", "greedy", 21);
+    int status;
+    for (int i = 0; i < 12; i++) {
+        json_t *next = move(st, i % 2, &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+    }
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s/record", game_id(st));
+    response r = http("GET", path, NULL);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "carcassonne-record 1"));
+    json_t *req = json_pack("{s:s}", "record", r.body);
+    free(r.body);
+    char *body = json_dumps(req, 0);
+    json_decref(req);
+    r = http("POST", "/api/load", body);
+    free(body);
+    assert_int_equal(r.status, 201);
+    json_t *loaded = body_json(&r);
+    free(r.body);
+    assert_string_not_equal(game_id(loaded), game_id(st));
+    assert_int_equal(serial_of(loaded), serial_of(st));
+    char *a = json_dumps(json_object_get(loaded, "decision"), JSON_SORT_KEYS),
+         *b = json_dumps(json_object_get(st, "decision"), JSON_SORT_KEYS);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    json_t *end = play_on(loaded, 5, 60);
+    assert_non_null(end);
+    assert_record_replays_to(end);
+    json_decref(end);
+    json_decref(st);
+}
+
+/* Every option of every decision of an all-expansions game has a place on
+ * the board but pass and the choices with none (whom to rob). */
+static void test_every_option_has_a_place(void **state)
+{
+    (void)state;
+    json_t *st = start_game("all-expansions", "human", "human", 33);
+    int placed = 0, figures = 0, loose = 0;
+    unsigned seed = 9;
+    while (!json_is_true(json_object_get(st, "finished"))) {
+        json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+        for (size_t i = 0; i < json_array_size(opts); i++) {
+            json_t *o = json_array_get(opts, i);
+            const char *text = json_string_value(json_object_get(o, "text"));
+            const char *kind = json_string_value(json_object_get(json_object_get(o, "target"), "kind"));
+            if (strncmp(text, "place ", 6) == 0) assert_string_equal(kind, "place"), placed++;
+            else if (strncmp(text, "deploy ", 7) == 0 || strncmp(text, "dragon ", 7) == 0 ||
+                     strncmp(text, "fairy ", 6) == 0 || strncmp(text, "ark", 3) == 0) {
+                if (strcmp(kind, "figure") != 0) fprintf(stderr, "'%s' has no place (%s)\n", text, kind);
+                assert_string_equal(kind, "figure");
+                figures++;
+            } else if (strncmp(text, "robber ", 7) == 0) assert_string_equal(kind, "track");
+            else if (strcmp(text, "pass") == 0) assert_string_equal(kind, "none"), loose++;
+        }
+        seed = seed * 1103515245u + 12345u;
+        int status;
+        json_t *next = move(st, (int)((seed >> 8) % json_array_size(opts)), &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+    }
+    assert_true(placed > 100 && figures > 50 && loose > 5);
+    json_decref(st);
+}
+
+int main(void)
+{
+    snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
+    if (!mkdtemp(save_dir)) return 1;
+    char web[1200];
+    snprintf(web, sizeof web, "%s/web", carc_data_dir());
+    serve_config cfg = {"127.0.0.1", 0, web, save_dir, true};
+    char err[512];
+    serve_daemon *d = serve_start(&cfg, &port, err, sizeof err);
+    if (!d) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fifty_games_at_once),
+        cmocka_unit_test(test_hostile_requests),
+        cmocka_unit_test(test_undo),
+        cmocka_unit_test(test_load_record),
+        cmocka_unit_test(test_every_option_has_a_place),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    serve_stop(d);
+    registry_clear();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", save_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", save_dir);
+    return rc;
+}

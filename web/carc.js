@@ -1,0 +1,458 @@
+// carc.js - the page of carc serve. It shows what the server sends (the
+// board, the pending decision's options with their places on the board, the
+// log and the scores) and sends back the number of the option the player
+// picked. It knows no rules: every option comes from the server.
+'use strict';
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+// ?bot-delay=MS sets the pause before a bot's move (tests use a short one).
+const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get('bot-delay') || 700);
+const BOARD_ZOOM = 1.5;
+const $ = (id) => document.getElementById(id);
+
+let game = null;        // the state as the server sent it
+let spot = null;        // the chosen place for the drawn tile: {x, y, rots: [{rot, i}], k}
+let viewRot = 0;        // the turn of the drawn tile while no place is chosen
+let botTimer = null;
+let busy = false;
+
+// ---- talking to the server -------------------------------------------------------
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers['Content-Type'] = 'application/json';
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = { error: 'the server sent no JSON (' + res.status + ')' }; }
+  if (!res.ok) throw new Error(data && data.error ? data.error : 'HTTP ' + res.status);
+  return data;
+}
+
+function showError(msg) {
+  const e = $('error');
+  e.textContent = msg || '';
+  e.hidden = !msg;
+}
+
+function el(tag, attrs, text) {
+  const e = document.createElement(tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function svgEl(tag, attrs) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  return e;
+}
+
+// ---- the new-game form -------------------------------------------------------------
+
+const KINDS = ['human', 'greedy', 'random', 'mcts'];
+let variantInfo = null;
+
+function seatRow(name, kind, setting) {
+  const tr = el('tr', { class: 'seat' });
+  const n = el('input', { class: 'seat-name', value: name, size: 10, maxlength: 31 });
+  const k = el('select', { class: 'seat-kind' });
+  for (const v of KINDS) {
+    const o = el('option', { value: v }, v === 'human' ? 'human (this page)' : v);
+    if (v === kind) o.selected = true;
+    k.appendChild(o);
+  }
+  const s = el('input', { class: 'seat-setting', value: setting || '', size: 8, placeholder: 'mcts: 200ms, 2s, 5000it' });
+  const rm = el('button', { type: 'button', class: 'remove-seat' }, '✕');
+  rm.onclick = () => { if ($('seats').tBodies[0].rows.length > 1) tr.remove(); };
+  for (const c of [n, k, s, rm]) { const td = el('td'); td.appendChild(c); tr.appendChild(td); }
+  return tr;
+}
+
+const COLOURS = ['Red', 'Blue', 'Green', 'Yellow', 'Black', 'Grey'];
+
+async function loadVariant(name) {
+  try {
+    variantInfo = await api('GET', '/api/variant?name=' + encodeURIComponent(name));
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  showError('');
+  $('variant-title').textContent = variantInfo.title;
+  $('seat-range').textContent = variantInfo.min_players + ' to ' + variantInfo.max_players + ' players';
+  const body = $('options').tBodies[0];
+  body.textContent = '';
+  for (const o of variantInfo.options) {
+    const tr = el('tr', { class: 'option' });
+    const td1 = el('td'); td1.appendChild(el('label', { for: 'opt-' + o.key }, o.key));
+    let input;
+    if (o.type === 'enum') {
+      input = el('select', { id: 'opt-' + o.key, 'data-key': o.key, 'data-default': o.value });
+      for (const v of o.values) {
+        const op = el('option', { value: v }, v);
+        if (v === o.value) op.selected = true;
+        input.appendChild(op);
+      }
+    } else {
+      input = el('input', { id: 'opt-' + o.key, type: 'number', min: o.min, max: o.max, value: o.value,
+                            'data-key': o.key, 'data-default': String(o.value) });
+    }
+    const td2 = el('td'); td2.appendChild(input);
+    const td3 = el('td', { class: 'help' }, o.help);
+    tr.append(td1, td2, td3);
+    body.appendChild(tr);
+  }
+}
+
+async function showNewGame() {
+  $('game').hidden = true;
+  $('newgame').hidden = false;
+  if (!$('variants').firstChild) {
+    const data = await api('GET', '/api/variants');
+    for (const v of data.variants) {
+      const input = el('input', { type: 'radio', name: 'variant', value: v.name });
+      if (v.name === 'base') input.checked = true;
+      input.onchange = () => { $('composition').value = ''; loadVariant(v.name); };
+      const label = el('label', { class: 'variant', 'data-variant': v.name });
+      label.append(input, ' ' + v.name + ' ', el('span', { class: 'title' }, v.title));
+      $('variants').appendChild(label);
+    }
+    const tb = $('seats').tBodies[0];
+    tb.appendChild(seatRow('Red', 'human'));
+    tb.appendChild(seatRow('Blue', 'greedy'));
+    await loadVariant(chosenVariant());
+  }
+}
+
+function chosenVariant() {
+  const checked = document.querySelector('#variants input:checked');
+  return $('composition').value.trim() || (checked ? checked.value : 'base');
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  const seats = [];
+  for (const tr of $('seats').tBodies[0].rows) {
+    const kind = tr.querySelector('.seat-kind').value;
+    const setting = tr.querySelector('.seat-setting').value.trim();
+    seats.push({ name: tr.querySelector('.seat-name').value.trim(),
+                 agent: kind === 'mcts' && setting ? 'mcts:' + setting : kind });
+  }
+  const options = {};
+  for (const input of $('options').querySelectorAll('[data-key]'))
+    if (input.value !== input.getAttribute('data-default'))
+      options[input.getAttribute('data-key')] = input.type === 'number' ? Number(input.value) : input.value;
+  const body = { variant: chosenVariant(), seats, options };
+  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  try {
+    openGame(await api('POST', '/api/games', body));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// ---- the game --------------------------------------------------------------------
+
+function openGame(state) {
+  showError('');
+  $('newgame').hidden = true;
+  $('game').hidden = false;
+  history.replaceState(null, '', '#game=' + state.id);
+  spot = null;
+  show(state);
+}
+
+async function send(path, body) {
+  if (busy) return;
+  busy = true;
+  document.body.setAttribute('data-waiting', 'busy');
+  try {
+    const state = await api('POST', '/api/games/' + game.id + path, body);
+    spot = null;
+    showError('');
+    show(state);
+  } catch (e) {
+    showError(e.message);
+    try { show(await api('GET', '/api/games/' + game.id)); } catch (e2) { /* the message above stays */ }
+  } finally {
+    busy = false;
+  }
+}
+
+function choose(i) {
+  if (!game.decision || !game.decision.human) return;
+  send('/choose', { serial: game.serial, option: i });
+}
+
+// The options grouped by where they act on the board.
+function groups(d) {
+  const places = new Map(), marks = new Map(), loose = [];
+  for (const o of d.options) {
+    const t = o.target;
+    if (t.kind === 'place') {
+      const key = t.x + ',' + t.y;
+      if (!places.has(key)) places.set(key, { x: t.x, y: t.y, px: t.px, py: t.py, size: t.size, rots: [] });
+      places.get(key).rots.push({ rot: t.rot, i: o.i });
+    } else if (t.kind === 'none') {
+      loose.push(o);
+    } else {
+      const key = Math.round(t.px) + ',' + Math.round(t.py);
+      if (!marks.has(key)) marks.set(key, { px: t.px, py: t.py, options: [] });
+      marks.get(key).options.push(o);
+    }
+  }
+  return { places, marks, loose };
+}
+
+function fits(rots, rot) { return rots.findIndex((r) => r.rot === rot); }
+
+function rotate(dir) {
+  if (spot) {
+    spot.k = (spot.k + (dir || 1) + spot.rots.length) % spot.rots.length;
+    viewRot = spot.rots[spot.k].rot;
+  } else if (game && game.decision && game.decision.human) {
+    // Without a place chosen: the turns that fit somewhere.
+    const g = groups(game.decision), ok = new Set();
+    for (const p of g.places.values()) for (const r of p.rots) ok.add(r.rot);
+    if (ok.size === 0) return;
+    do viewRot = (viewRot + (dir || 1) + 4) % 4; while (!ok.has(viewRot));
+  }
+  drawOverlay();
+  drawDrawn();
+}
+
+function drawDrawn() {
+  const svg = $('drawn');
+  svg.textContent = '';
+  const d = game && game.drawn;
+  $('drawn-box').hidden = !d;
+  if (!d) return;
+  const g = svgEl('g');
+  g.innerHTML = d.svg[viewRot];
+  svg.appendChild(g);
+  $('drawn-name').textContent = d.type + ' r' + 90 * viewRot;
+  const placing = game.decision && game.decision.human && groups(game.decision).places.size > 0;
+  $('rotate').disabled = !placing;
+  $('place').disabled = !(placing && spot);
+}
+
+function pickSpot(p) {
+  if (spot && spot.x === p.x && spot.y === p.y) {
+    choose(spot.rots[spot.k].i);
+    return;
+  }
+  const k = fits(p.rots, viewRot);
+  spot = { x: p.x, y: p.y, px: p.px, py: p.py, size: p.size, rots: p.rots, k: k >= 0 ? k : 0 };
+  viewRot = spot.rots[spot.k].rot;
+  drawOverlay();
+  drawDrawn();
+}
+
+function listChoices(title, options, here) {
+  const box = $('choices');
+  box.textContent = '';
+  if (options.length === 0) return;
+  box.appendChild(el('p', { class: 'help' }, title));
+  for (const o of options) {
+    const b = el('button', { type: 'button', class: here ? 'choice here' : 'choice', 'data-option': o.i }, o.text);
+    b.onclick = () => choose(o.i);
+    box.appendChild(b);
+  }
+}
+
+function initial(name) { return name ? name[0].toUpperCase() : '?'; }
+
+function drawOverlay() {
+  const svg = $('board').querySelector('svg');
+  if (!svg) return;
+  const old = svg.querySelector('#targets');
+  if (old) old.remove();
+  const layer = svgEl('g', { id: 'targets' });
+  svg.appendChild(layer);
+  const d = game.decision;
+  if (!d || !d.human) return;
+  const g = groups(d);
+  for (const p of g.places.values()) {
+    const r = svgEl('rect', { class: 'spot', x: p.px + 2, y: p.py + 2, width: p.size - 4, height: p.size - 4,
+                              'data-x': p.x, 'data-y': p.y, 'data-rots': p.rots.map((q) => 90 * q.rot).join(' ') });
+    const t = svgEl('title');
+    t.textContent = p.x + ',' + p.y + ': ' + p.rots.map((q) => 'r' + 90 * q.rot).join(' ');
+    r.appendChild(t);
+    if (spot && spot.x === p.x && spot.y === p.y) r.classList.add('selected');
+    r.addEventListener('click', () => pickSpot(p));
+    layer.appendChild(r);
+  }
+  if (spot && game.drawn) {
+    const ghost = svgEl('g', { class: 'ghost', transform: 'translate(' + spot.px + ' ' + spot.py + ') scale(' + spot.size / 100 + ')' });
+    ghost.innerHTML = game.drawn.svg[spot.rots[spot.k].rot];
+    layer.insertBefore(ghost, layer.firstChild);
+  }
+  for (const m of g.marks.values()) {
+    const o = m.options[0], t = o.target;
+    const c = svgEl('circle', { class: 'target ' + t.kind, cx: m.px, cy: m.py, r: 9,
+                                'data-options': m.options.map((q) => q.i).join(' ') });
+    const title = svgEl('title');
+    title.textContent = m.options.map((q) => q.text).join('\n');
+    c.appendChild(title);
+    c.addEventListener('click', () => {
+      if (m.options.length === 1) choose(o.i);
+      else listChoices('Here:', m.options, true);
+    });
+    layer.appendChild(c);
+    const label = svgEl('text', { class: 'target-label', x: m.px, y: m.py + 3 });
+    label.textContent = t.kind === 'remove' ? '✕' : initial(t.figure);
+    layer.appendChild(label);
+  }
+}
+
+function playerName(seat) { return game.players[seat] ? game.players[seat].name : '?'; }
+
+function drawScores() {
+  const tb = $('scores').tBodies[0];
+  tb.textContent = '';
+  for (const p of game.players) {
+    const tr = el('tr', { class: 'player', 'data-seat': p.seat });
+    if (game.decision && game.decision.seat === p.seat) tr.classList.add('turn');
+    const sw = el('span', { class: 'swatch' });
+    sw.style.background = p.colour;
+    const td = el('td');
+    td.append(sw, ' ' + p.name + (p.human ? '' : ' (' + p.agent + ')'));
+    tr.append(td, el('td', { class: 'score', 'data-seat': p.seat }, String(p.score)),
+              el('td', { class: 'help' }, p.followers >= 0 ? p.followers + ' followers' : ''));
+    tb.appendChild(tr);
+  }
+}
+
+function drawLog() {
+  const ol = $('log');
+  ol.textContent = '';
+  for (const e of game.log) {
+    let text = e.text;
+    if (e.kind === 'move') text = playerName(e.seat) + ': ' + e.text;
+    if (e.kind === 'draw') text = playerName(e.seat) + ' draws ' + e.text.replace(/^draw /, '');
+    ol.appendChild(el('li', { class: e.kind }, text));
+  }
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function drawFinal() {
+  const box = $('final');
+  box.hidden = !game.finished;
+  if (!game.finished) return;
+  const t = $('final-table');
+  t.textContent = '';
+  // One row a reason, one column a player: it stays narrow with many reasons.
+  const b = game.breakdown, head = el('tr');
+  head.appendChild(el('th', {}, 'points for'));
+  for (const row of b.rows) head.appendChild(el('th', { 'data-seat': row.seat }, row.name));
+  t.appendChild(head);
+  b.reasons.forEach((reason, k) => {
+    const tr = el('tr', { class: 'final-reason', 'data-reason': reason });
+    tr.appendChild(el('td', {}, reason));
+    for (const row of b.rows) tr.appendChild(el('td', { class: 'points' }, String(row.points[k])));
+    t.appendChild(tr);
+  });
+  const total = el('tr', { class: 'final-total' });
+  total.appendChild(el('th', {}, 'score'));
+  for (const row of b.rows)
+    total.appendChild(el('th', { class: 'final-score', 'data-seat': row.seat, 'data-name': row.name }, String(row.score)));
+  t.appendChild(total);
+}
+
+function status() {
+  if (game.failed) return 'The game stopped: ' + game.failed;
+  if (game.finished) {
+    const best = Math.max(...game.players.map((p) => p.score));
+    return 'Game over: ' + game.players.filter((p) => p.score === best).map((p) => p.name).join(' and ') + ' won.';
+  }
+  const d = game.decision, who = playerName(d.seat);
+  if (!d.human) return who + ' (' + game.players[d.seat].agent + ') is thinking…';
+  return 'Turn ' + game.turn + ', ' + game.pile_left + ' tiles left. ' + who + ': ' + d.label;
+}
+
+function show(state) {
+  game = state;
+  clearTimeout(botTimer);
+  document.body.setAttribute('data-serial', game.serial);
+  document.body.setAttribute('data-finished', game.finished ? '1' : '0');
+  $('board').innerHTML = game.board.svg;
+  const board = $('board').querySelector('svg');
+  board.setAttribute('width', game.board.width * BOARD_ZOOM);
+  board.setAttribute('height', game.board.height * BOARD_ZOOM);
+  $('status').textContent = status();
+  const d = game.decision;
+  if (spot && !(d && d.human)) spot = null;
+  if (d && d.human) {
+    const g = groups(d);
+    if (g.places.size && ![...g.places.values()].some((p) => fits(p.rots, viewRot) >= 0)) rotate(1);
+    const pass = d.options.find((o) => o.text === 'pass');
+    $('pass').hidden = !pass;
+    $('pass').onclick = () => pass && choose(pass.i);
+    listChoices(d.label + ':', g.loose.filter((o) => o !== pass));
+  } else {
+    $('pass').hidden = true;
+    listChoices('', []);
+  }
+  drawOverlay();
+  drawDrawn();
+  drawScores();
+  drawLog();
+  drawFinal();
+  const dl = $('download');
+  dl.hidden = false;
+  dl.href = '/api/games/' + game.id + '/record';
+  dl.setAttribute('download', 'carc-' + game.id + '.rec');
+  $('undo').hidden = !game.players.some((p) => p.human) || game.finished;
+  document.body.setAttribute('data-waiting', game.finished || game.failed ? 'over' : d.human ? 'human' : 'bot');
+  if (d && !d.human && !game.failed)
+    botTimer = setTimeout(() => send('/step', { serial: game.serial }), BOT_DELAY_MS);
+}
+
+async function loadFile(ev) {
+  const f = ev.target.files[0];
+  if (!f) return;
+  try {
+    openGame(await api('POST', '/api/load', { record: await f.text() }));
+  } catch (e) {
+    showError(e.message);
+  }
+  ev.target.value = '';
+}
+
+async function start() {
+  $('show-new').onclick = () => showNewGame().catch((e) => showError(e.message));
+  $('newgame-form').onsubmit = startGame;
+  $('composition').onchange = () => loadVariant(chosenVariant());
+  $('add-seat').onclick = () => {
+    const tb = $('seats').tBodies[0];
+    if (tb.rows.length < 6) tb.appendChild(seatRow(COLOURS[tb.rows.length], 'greedy'));
+  };
+  $('load-file').onchange = loadFile;
+  $('undo').onclick = () => send('/undo');
+  $('rotate').onclick = () => rotate(1);
+  $('place').onclick = () => spot && choose(spot.rots[spot.k].i);
+  document.addEventListener('keydown', (e) => {
+    if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;
+    if (e.key === 'r' || e.key === 'R') rotate(e.key === 'R' ? -1 : 1);
+  });
+  $('board-box').addEventListener('wheel', (e) => {
+    if (!game || !game.decision || !game.decision.human || !game.drawn) return;
+    e.preventDefault();
+    rotate(e.deltaY < 0 ? -1 : 1);
+  }, { passive: false });
+  const m = location.hash.match(/game=([0-9a-f]{16})/);
+  if (m) {
+    try {
+      openGame(await api('GET', '/api/games/' + m[1]));
+      return;
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+  await showNewGame();
+}
+
+window.addEventListener('DOMContentLoaded', () => start().catch((e) => showError(e.message)));
