@@ -144,6 +144,19 @@ static void check_turns(carc_game *g, tb_checks *c)
         if (feat_find(g, feat_node(g, t, s)) == root) c->extra_next = true;
 }
 
+/* The completed cities a farm borders (with `all`, every city). */
+static int bordering_cities(carc_game *g, int farm, int *out, int max, bool all)
+{
+    int_list l;
+    int_list_init(&l);
+    feat_bordering_cities(g, feat_find(g, farm), &l);
+    int n = 0;
+    for (int i = 0; i < l.n && n < max; i++)
+        if (all || feat_is_complete(g, l.v[i])) out[n++] = l.v[i];
+    int_list_free(&l);
+    return n;
+}
+
 /* TB-8: every final farm award against the farms and the pigs. */
 static void check_farm_awards(carc_game *g, tb_checks *c)
 {
@@ -156,8 +169,7 @@ static void check_farm_awards(carc_game *g, tb_checks *c)
         int cities[256], pig = pig_root[a->player];
         if (c->farm_mode == 0) {
             /* per farm: 3 per completed city, one more with the winner's pig */
-            int n = feat_bordering_cities(g, a->feature, cities, 256), done = 0;
-            for (int k = 0; k < n; k++) done += feat_is_complete(g, cities[k]);
+            int done = bordering_cities(g, a->feature, cities, 256, false);
             int want = 3 * done + (pig == feat_find(g, a->feature) ? done : 0);
             assert_int_equal(a->points, want);
             c->pig_bonuses += pig == feat_find(g, a->feature);
@@ -166,7 +178,7 @@ static void check_farm_awards(carc_game *g, tb_checks *c)
              * borders the city */
             int base = c->farm_mode == 3 ? 4 : 3, by_pig = 0;
             if (pig >= 0) {
-                int n = feat_bordering_cities(g, pig, cities, 256);
+                int n = bordering_cities(g, pig, cities, 256, true);
                 for (int k = 0; k < n; k++) by_pig |= cities[k] == feat_find(g, a->feature);
             }
             if (a->points != base && !(by_pig && a->points == base + 1))
