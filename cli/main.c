@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "carc.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -23,8 +24,11 @@ static void usage(FILE *f)
             "  variant show NAME print a variant's resolved configuration\n"
             "  test FILE|DIR...  check scenario records' '#!' expectations\n"
             "  new plugin|script NAME  a starter C plugin or Lua script that builds and passes 'carc test'\n"
-            "  help              this text\n\n"
-            "'carc COMMAND --help' describes each command.\n");
+            "  help              this text\n"
+            "  --version         the version of carc\n\n"
+            "A variant is a name (carc variants lists them), a file, or modules joined with '+':\n"
+            "--variant base+robbers+fairy. 'carc COMMAND --help' describes each command.\n"
+            "Exit status: 0 done, 1 bad input (a variant, option, record or file), 2 bad usage.\n");
 }
 
 int main(int argc, char **argv)
@@ -36,6 +40,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("carc %s\n", CARC_VERSION);
         return 0;
     }
     if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);

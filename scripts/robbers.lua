@@ -39,8 +39,8 @@ local BONUS = carc.define_reason("robber-bonus")
 
 local OPT_ROBBER, OPT_PASS, OPT_ROB = 1, 2, 3
 local NEXT_WITHOUT, EVERY_PLAYER, BEFORE_TILE = 0, 1, 2
-local AT_TRACK = 3
-local UNROBBABLE, FINAL, BONUS_AWARD = 1, 2, 4
+local AT_TRACK = carc.AT_TRACK
+local UNROBBABLE, FINAL, BONUS_AWARD = carc.AWARD_UNROBBABLE, carc.AWARD_FINAL, carc.AWARD_BONUS
 local TRACK = 50
 
 local S = carc.state

@@ -65,7 +65,7 @@ static void begin_game(void *user) { ((ic_checks *)user)->nlog = 0; }
 /* Every award since the last move. Feature ids are still good: no tile was
  * placed since these awards (the draw or decision just answered came after
  * the scoring). */
-static void check_move(const carc_game *cg, void *user, bool final)
+static void check_ic_move(const carc_game *cg, void *user, bool final)
 {
     (void)final;
     ic_checks *c = user;
@@ -162,7 +162,7 @@ static void test_random_games(void **state)
         int mode = (i / 5) % 4;
         ic_checks c;
         checks_for(rules[mode], &c, true);
-        play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, &FARM_MODES[mode], 1, check_move, &c);
+        play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, &FARM_MODES[mode], 1, check_ic_move, &c);
         inns += c.inns;
         cathedrals += c.cathedrals;
         large += c.large_on_board;
@@ -173,7 +173,7 @@ static void test_random_games(void **state)
     for (int m = 0; m < 4; m++) carc_rules_free(rules[m]);
 }
 
-/* With each other shipped module: checks per pair in check_move, and the
+/* With each other shipped module: checks per pair in check_ic_move, and the
  * totals show that inns and cathedrals scored in the pairs too. */
 static void test_with_every_module(void **state)
 {
@@ -189,7 +189,7 @@ static void test_with_every_module(void **state)
         checks_for(pr, &c, false);
         for (int i = 0; i < games; i++) {
             begin_game(&c);
-            play_checked_game(pr, 2 + i % (maxp - 1), (uint64_t)i + 1, NULL, 0, check_move, &c);
+            play_checked_game(pr, 2 + i % (maxp - 1), (uint64_t)i + 1, NULL, 0, check_ic_move, &c);
         }
         if (games >= 100 && c.inns == 0) fail_msg("with %s: no inn scored in %d games", b, games);
         carc_rules_free(pr);

@@ -220,12 +220,12 @@ static void test_math_random_follows_the_seed(void **state)
     assert_int_equal(play(r, 7, &a), CARC_FINISHED);
     assert_int_equal(play(r, 7, &b), CARC_FINISHED);
     assert_int_equal(play(r, 8, &c), CARC_FINISHED);
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+    assert_int_equal(carc_awards(a), carc_awards(b));
+    for (int i = 0; i < carc_awards(a); i++)
+        assert_memory_equal(carc_award_at(a, i), carc_award_at(b, i), sizeof(carc_award));
     int dice = 0, differ = 0;
-    for (int i = 0; i < carc_events(a) && i < carc_events(c); i++) {
-        const carc_award *x = carc_event_at(a, i), *y = carc_event_at(c, i);
+    for (int i = 0; i < carc_awards(a) && i < carc_awards(c); i++) {
+        const carc_award *x = carc_award_at(a, i), *y = carc_award_at(c, i);
         if (strcmp(carc_reason_name(r, x->reason), "dice") == 0) {
             assert_true(x->points >= 1 && x->points <= 6);
             dice++;
@@ -465,8 +465,8 @@ static void test_print_is_capped(void **state)
     (void)state;
     int saved = quiet_begin();
     double t0 = now_s();
-    expect_game_error("print-tostring.lua", "output limit exceeded (" "65536" " bytes per call");
-    expect_game_error("print-per-game.lua", "output limit exceeded");
+    expect_game_error("output/print-tostring.lua", "output limit exceeded (" "65536" " bytes per call");
+    expect_game_error("output/print-per-game.lua", "output limit exceeded");
     double took = now_s() - t0;
     quiet_end(saved);
     if (took > CALL_SECONDS) fail_msg("took %.1f s", took);
@@ -501,6 +501,8 @@ static void test_refusal_stops_the_game_under_pcall(void **state)
     (void)state;
     expect_game_error("refusal-pcall.lua", "award: bad player, reason or feature");
     expect_game_error("refusal-pcall.lua", "refusal-pcall.lua:4:");
+    expect_load_error("refusal-pcall-load.lua", "refusal-pcall-load.lua:3:");
+    expect_load_error("refusal-pcall-load.lua", "add_phase: no phase of that name");
 }
 
 /* Every construct that runs script code: under the limits, stopped within

@@ -232,7 +232,7 @@ static void check_end_bonus(const carc_game *g, tb_checks *c)
         if (want[p] != got[p]) fail_msg("seat %d: %d goods bonuses, the model says %d", p, got[p], want[p]);
 }
 
-static void check_move(const carc_game *cg, void *user, bool final)
+static void check_tb_move(const carc_game *cg, void *user, bool final)
 {
     tb_checks *c = user;
     carc_game *g = (carc_game *)cg; /* the feature queries compress paths */
@@ -300,7 +300,7 @@ static void test_random_games(void **state)
         checks_for(rules[mode], c);
         c->exact = true;
         begin_game(c);
-        play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, OVERRIDES[mode], 2, check_move, c);
+        play_checked_game(rules[mode], 2 + i % 5, (uint64_t)i + 1, OVERRIDES[mode], 2, check_tb_move, c);
         tokens += c->tokens;
         bonuses += c->bonuses;
         extra += c->extra_turns;
@@ -330,7 +330,7 @@ static void test_with_every_module(void **state)
         int bonuses = 0;
         for (int i = 0; i < games; i++) {
             begin_game(c);
-            play_checked_game(r, 2 + i % (maxp - 1), (uint64_t)i + 1, NULL, 0, check_move, c);
+            play_checked_game(r, 2 + i % (maxp - 1), (uint64_t)i + 1, NULL, 0, check_tb_move, c);
             bonuses += c->bonuses;
             c->bonuses = 0;
         }
