@@ -505,6 +505,7 @@ elif grep -q 'nosuch\\x1b\[2J\\x1b\]0;pwned\\x07' "$T/escape.out"; then
 else
     fail "control characters in an error are escaped" "$(cat "$T/escape.out")"
 fi
+
 # ---- the terminal game: what it shows ---------------------------------------------------
 
 # A human seat answering "1" at every prompt (stdin and stdout are files:
