@@ -168,6 +168,8 @@ check "tiles check tiles/ark.ini" 0 "61 tile types, 72 tiles" "$CARC" tiles chec
 check "tiles check tiles/robbers.ini" 0 "6 tile types, 8 tiles" "$CARC" tiles check tiles/robbers.ini
 check "tiles check tiles/princess-dragon.ini" 0 "29 tile types, 30 tiles" \
     "$CARC" tiles check tiles/princess-dragon.ini
+check "tiles check tiles/inns-cathedrals.ini" 0 "17 tile types, 18 tiles" "$CARC" tiles check tiles/inns-cathedrals.ini
+check "tiles check tiles/traders-builders.ini" 0 "24 tile types, 24 tiles" "$CARC" tiles check tiles/traders-builders.ini
 check "tiles check of a bad set names file:line" nz "tests/bad/tiles/port-twice.ini:11:" \
     "$CARC" tiles check tests/bad/tiles/port-twice.ini
 check "tiles check of a bad set says why" nz "covered twice" "$CARC" tiles check tests/bad/tiles/port-twice.ini
