@@ -6,6 +6,7 @@
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
+#   make strength     the bots' strength table (bench/strength.sh; long: STRENGTH_GAMES)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
 #   make valgrind     a whole game of each shipped variant under valgrind memcheck
 #   make deps         install the Debian packages carc needs
@@ -64,7 +65,7 @@ PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
 TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
 TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
-.PHONY: all test test-quick check-asan bench deps install clean fuzz fuzz-build valgrind
+.PHONY: all test test-quick check-asan bench strength deps install clean fuzz fuzz-build valgrind
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
@@ -141,6 +142,10 @@ check-asan:
 
 bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 	CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/bench/bench
+
+# The bots against each other (docs/bots.md): long; size it with STRENGTH_GAMES.
+strength: $(CARC) $(PLUGIN_SO)
+	CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) nice -n 10 sh bench/strength.sh
 
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -227,7 +232,7 @@ install:
 	install -m 755 build/install/carc $(DESTDIR)$(PREFIX)/bin/carc
 	install -m 644 build/install/libcarc.a build/install/libcarc.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 kernel/carc.h kernel/carc_plugin.h $(DESTDIR)$(PREFIX)/include/carc/
-	cp -r tiles variants docs web $(DESTDIR)$(PREFIX)/share/carc/
+	cp -r tiles variants weights docs web $(DESTDIR)$(PREFIX)/share/carc/
 	@if ls build/install/plugins/*.so >/dev/null 2>&1; then install -m 755 build/install/plugins/*.so $(DESTDIR)$(PREFIX)/lib/carc/plugins/; fi
 	@if [ -d scripts ]; then cp -r scripts $(DESTDIR)$(PREFIX)/share/carc/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' carc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/carc.pc
