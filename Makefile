@@ -97,22 +97,26 @@ $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
 
-# Every test: the cmocka programs, then the command-line tests.
+# Every test: the cmocka programs, the scenario records (carc test), then the
+# command-line tests.
 test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
+	@echo "== carc test tests/scenarios"; CARC_DATA=$(CURDIR) $(CARC) test --quiet tests/scenarios
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
 # The quick tier, for while you work: the unit and scenario programs, then the
 # property tests on a few games each (self-checking every move, as in make
 # test). Not the command-line, sandbox, search, study or fuzz-regression tests.
-QUICK_UNITS := board check inputs limits plugins render scenarios
+QUICK_UNITS := board check inputs limits plugins render figures
 QUICK_PROPERTY := property ark robbers princess_dragon
 QUICK_GAMES ?= 40
 test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPERTY)) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(QUICK_UNITS); do echo "== test_$$t"; \
 	    CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
 	    { CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@echo "== carc test tests/scenarios"; CARC_DATA=$(CURDIR) $(CARC) test --quiet tests/scenarios
 	@set -e; for t in $(QUICK_PROPERTY); do echo "== test_$$t ($(QUICK_GAMES) games)"; \
 	    CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
 	    { CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done

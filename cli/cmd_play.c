@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "play_terminal.h"
 #include "record_header.h"
+#include "term_text.h"
 
 static void usage(FILE *f)
 {
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 static int finish(carc_game *g, int rc, const char *save, const char *err)
 {
     if (rc < 0) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 1;
     }
     if (rc == 1) {
@@ -103,7 +104,7 @@ static int resume(const char *path, char **new_agents, int nagents)
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 1;
     }
     carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
@@ -222,7 +223,7 @@ int cmd_play(int argc, char **argv)
     for (int p = 0; p < np; p++) names[p] = nn ? nm[p] : colours[p];
     char err[8192];
     if (!record_header_ok(variant, names, np, overrides, nover, err, sizeof err)) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 2;
     }
     struct stat st;
@@ -235,7 +236,7 @@ int cmd_play(int argc, char **argv)
     }
     carc_rules *rules = carc_variant_load(variant, overrides, nover, err, sizeof err);
     if (!rules) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 1;
     }
     carc_game *g = carc_game_new(rules, np, names, seed, err, sizeof err);

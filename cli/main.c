@@ -24,6 +24,8 @@ static void usage(FILE *f)
             "  tiles check FILE  validate a tile-set file and summarise it\n"
             "  variants          list the shipped variants\n"
             "  variant show NAME print a variant's resolved configuration\n"
+            "  test FILE|DIR...  check scenario records' '#!' expectations\n"
+            "  new plugin|script NAME  a starter C plugin or Lua script that builds and passes 'carc test'\n"
             "  help              this text\n"
             "  --version         the version of carc\n\n"
             "A variant is a name (carc variants lists them), a file, or modules joined with '+':\n"
@@ -59,6 +61,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "tiles") == 0) return cmd_tiles(argc - 1, argv + 1);
     if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 1, argv + 1);
     if (strcmp(cmd, "variant") == 0) return cmd_variant(argc - 1, argv + 1);
+    if (strcmp(cmd, "test") == 0) return cmd_test(argc - 1, argv + 1);
+    if (strcmp(cmd, "new") == 0) return cmd_new(argc - 1, argv + 1);
     fprintf(stderr, "carc: unknown command '%s'\n\n", cmd);
     usage(stderr);
     return 2;

@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "ascii.h"
 #include "game_log.h"
+#include "term_text.h"
 
 volatile sig_atomic_t terminal_stop;
 
@@ -38,7 +39,10 @@ static void flush_news(FILE *out, int max)
 {
     int from = max > 0 && nnews > max ? nnews - max : 0;
     if (from + news_dropped) fprintf(out, "(%d earlier lines)\n", from + news_dropped);
-    for (int i = from; i < nnews; i++) fprintf(out, "%s\n", news[i]);
+    for (int i = from; i < nnews; i++) {
+        term_puts(out, news[i]);
+        fputc('\n', out);
+    }
     nnews = news_dropped = 0;
 }
 
@@ -109,7 +113,8 @@ static void flow_item(flow *f, const char *s)
             return;
         }
     }
-    fprintf(f->out, "%s%s", f->col ? "   " : "  ", s);
+    fputs(f->col ? "   " : "  ", f->out);
+    term_puts(f->out, s); /* option texts come from plugins and scripts */
     f->col += (f->col ? 3 : 2) + n;
 }
 

@@ -152,6 +152,13 @@ int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */
 int carc_option_match(const carc_game *g, const char *line);
+/* Who offered option i of the pending decision: "kernel" or the plugin's or
+ * script's name (valid while the rules are loaded); NULL if there is none. */
+const char *carc_option_owner(const carc_game *g, int i);
+/* Another option of the pending decision whose text reads like option i's
+ * but that does something else (a plugin or script gave two options one
+ * text: a record could not tell them apart), or -1 if none. */
+int carc_option_duplicate(const carc_game *g, int i);
 
 /* The awards so far (every change of score, in the order they landed):
  * their count, and award i. The pointer is into the game's award log, which

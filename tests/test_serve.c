@@ -485,6 +485,18 @@ static void test_every_option_has_a_place(void **state)
     json_decref(st);
 }
 
+/* A composition of modules plays like a variant, and its record replays. */
+static void test_composition(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base+robbers+fairy", "human", "greedy", 41);
+    assert_non_null(strstr(json_string_value(json_object_get(st, "title")), "Robbers"));
+    json_t *end = play_on(st, 7, 60);
+    assert_non_null(end);
+    assert_record_replays_to(end);
+    json_decref(end);
+}
+
 int main(void)
 {
     snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
@@ -504,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_undo),
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
+        cmocka_unit_test(test_composition),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);

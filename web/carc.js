@@ -438,7 +438,7 @@ async function start() {
     if (tb.rows.length < 6) tb.appendChild(seatRow(COLOURS[tb.rows.length], 'greedy'));
   };
   $('load-file').onchange = loadFile;
-  $('undo').onclick = () => send('/undo');
+  $('undo').onclick = () => send('/undo', {});
   $('rotate').onclick = () => rotate(1);
   $('place').onclick = () => spot && choose(spot.rots[spot.k].i);
   document.addEventListener('keydown', (e) => {
