@@ -665,9 +665,16 @@ serve_up() {
     done
 }
 # The local addresses listening on a port, from /proc/net/tcp and tcp6, in hex.
+# (Asked again for up to 5 s: on a busy machine the listing can lag the line
+# the server printed.)
 listening_on() {
     hex=$(printf '%04X' "$1")
-    cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }'
+    for i in $(seq 50); do
+        found=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }')
+        [ -n "$found" ] && break
+        nap
+    done
+    echo "$found"
 }
 serve_up
 addr=$(listening_on "$SERVE_PORT")
