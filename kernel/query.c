@@ -150,6 +150,11 @@ int carc_segment_name(const carc_game *g, int tile, int seg, char *buf, size_t n
 
 /* ---- the rules' registries and tile types ---------------------------------------- */
 
+int carc_tile_types(const carc_rules *r) { return r->ntypes; }
+const char *carc_tile_set_of(const carc_rules *r, int type) { return type_ok(r, type) ? r->sets[r->types[type].set].name : "?"; }
+const char *carc_tile_id(const carc_rules *r, int type) { return type_ok(r, type) ? r->types[type].id : "?"; }
+int carc_tile_count(const carc_rules *r, int type) { return type_ok(r, type) ? r->types[type].count : -1; }
+
 int carc_kinds(const carc_rules *r) { return r->nkinds; }
 int carc_marks(const carc_rules *r) { return r->nmarks; }
 int carc_tile_marks(const carc_rules *r) { return r->ntmarks; }

@@ -490,10 +490,6 @@ void carc_rules_free(carc_rules *r)
 const char *carc_rules_name(const carc_rules *r) { return r->name; }
 int carc_rules_min_players(const carc_rules *r) { return r->min_players; }
 int carc_rules_max_players(const carc_rules *r) { return r->max_players; }
-int carc_tile_types(const carc_rules *r) { return r->ntypes; }
-const char *carc_tile_set_of(const carc_rules *r, int type) { return r->sets[r->types[type].set].name; }
-const char *carc_tile_id(const carc_rules *r, int type) { return r->types[type].id; }
-int carc_tile_count(const carc_rules *r, int type) { return r->types[type].count; }
 
 int carc_tile_type_find(const carc_rules *r, const char *set_colon_id)
 {

@@ -425,6 +425,9 @@ static void queries_out_of_range(void **state)
         assert_string_equal(carc_kind_name(r, b), "?");
         assert_string_equal(carc_mark_name(r, b), "?");
         assert_int_equal(carc_type_segments(r, b), -1);
+        assert_string_equal(carc_tile_set_of(r, b), "?");
+        assert_string_equal(carc_tile_id(r, b), "?");
+        assert_int_equal(carc_tile_count(r, b), -1);
     }
     assert_int_equal(carc_supply(g, 0, "no-such-figure"), -1);
     assert_string_equal(carc_decision_label(g), "");
