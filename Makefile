@@ -176,6 +176,7 @@ FUZZ_LEN_tileset := 16384
 FUZZ_LEN_variant := 4096
 FUZZ_LEN_record  := 16384
 FUZZ_LEN_lua     := 8192
+# lua_grammar: every byte is a choice, so long inputs from the start (-len_control=0)
 FUZZ_LEN_lua_grammar := 256
 FUZZ_FLAGS   ?= -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 -close_fd_mask=2
 
@@ -200,7 +201,7 @@ fuzz: fuzz-build
 	    case $$t in tileset) len=$(FUZZ_LEN_tileset); seeds="$(FUZZ_SEEDS_tileset)";; \
 	                variant) len=$(FUZZ_LEN_variant); seeds="$(FUZZ_SEEDS_variant)";; \
 	                record) len=$(FUZZ_LEN_record); seeds="$(FUZZ_SEEDS_record)";; \
-	                lua_grammar) len=$(FUZZ_LEN_lua_grammar); seeds="$(FUZZ_SEEDS_lua_grammar)";; \
+	                lua_grammar) len="$(FUZZ_LEN_lua_grammar) -len_control=0"; seeds="$(FUZZ_SEEDS_lua_grammar)";; \
 	                *) len=$(FUZZ_LEN_lua); seeds="$(FUZZ_SEEDS_lua)";; esac; \
 	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
 	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t $$seeds; \
