@@ -16,6 +16,8 @@ static void usage(FILE *f)
             "  sim               simulate many games between bots and print statistics\n"
             "  tournament        bots against each other, seats rotated, win rates with 95%% intervals\n"
             "  compare A [B]     the same seeds under two rule sets: which metrics differ, and by how much\n"
+            "  train             learn how the bots judge a variant's positions, from self-play\n"
+            "  analyse FILE      the search's estimate of each option at a point of a game record\n"
             "  stats merge FILE  the report of a study run in shards (--shard K/N)\n"
             "  replay FILE       replay a game record; print the board and scores\n"
             "  render FILE       draw a game record: an SVG board or an HTML replay page\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "sim") == 0) return cmd_sim(argc - 1, argv + 1);
     if (strcmp(cmd, "tournament") == 0) return cmd_tournament(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "train") == 0) return cmd_train(argc - 1, argv + 1);
+    if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0) return cmd_analyse(argc - 1, argv + 1);
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);

@@ -36,6 +36,10 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
         }
         agent *a = agents[carc_decision_player(g)];
         int k = a->choose(a, g);
+        if (k < 0 && a->error[0]) {
+            snprintf(err, errn, "%s", a->error);
+            return -1;
+        }
         if (k < 0) return save(cfg, err, errn) < 0 ? -1 : 1;
         if (cfg->writer) {
             if (carc_option_record_text(g, k, text, sizeof text) < 0) {

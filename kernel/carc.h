@@ -215,6 +215,25 @@ int carc_game_check(const carc_game *g, char *err, size_t errn);
  * positional estimate for bots; it changes nothing. */
 void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS]);
 
+/* ---- rule-blind figures of a position, for learned judgement (position.c) -- */
+
+/* How many figures per player carc_position_figures reports for these rules:
+ * "score"; for each kind followers may stand on ("city", a plugin's kind...)
+ * "held.K" (what the features the player leads would pay now), "whole.K"
+ * (what they would pay completed), "open.K" (open ports, or spaces a ring
+ * or cross lacks), "led.K" (how many) and "closers.K" (tiles left in the
+ * pile that fit the one space a led feature still needs, summed); for each
+ * figure kind with a per-player supply "hand.F" and "board.F". The list
+ * depends only on the rules, so it names a learned model's inputs. */
+int carc_position_figure_count(const carc_rules *r);
+/* Writes the name of figure i into buf; negative when i is out of range. */
+int carc_position_figure_name(const carc_rules *r, int i, char *buf, size_t n);
+/* Fills out[seat * count + i] with figure i of every seat and returns count;
+ * -1 (nothing written) when max is smaller than count times the players.
+ * A led feature counts for every player tied for its majority. Plugins'
+ * feature values are asked for, as at scoring; the game is not changed. */
+int carc_position_figures(carc_game *g, double *out, int max);
+
 /* ---- read-only queries for drawing a game (query.c) ------------------------ */
 
 /* Counts and names of the rules' registries: segment kinds, segment marks,

@@ -404,7 +404,12 @@ int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn)
 bool check_mode_on(void);                /* CARC_CHECK is set */
 
 /* engine.c: the game object, the phase machine, events, the pile */
-void check_move(carc_game *g);           /* the self-check after a move, in check mode */
+void check_move_now(carc_game *g);
+/* The self-check after a move, in check mode only (one flag test when off). */
+static inline void check_move(carc_game *g)
+{
+    if (g->check) check_move_now(g);
+}
 plugin_slot *owner_slot(const carc_game *g, int owner);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dispatch(carc_game *g, int ev, struct carc_event *e);

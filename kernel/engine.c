@@ -211,9 +211,9 @@ void carc_game_free(carc_game *g)
 
 /* In check mode, recomputes what the kernel keeps up to date and fails the
  * game on any difference (check.c). */
-void check_move(carc_game *g)
+void check_move_now(carc_game *g)
 {
-    if (!g->check || g->failed) return;
+    if (g->failed) return;
     char msg[400];
     if (carc_game_check(g, msg, sizeof msg) < 0) game_fail(g, "self-check (CARC_CHECK): %s", msg);
 }
