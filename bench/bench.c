@@ -207,7 +207,8 @@ int main(int argc, char **argv)
     }
     if (!only || strcmp(only, "variants") == 0) {
         /* The shipped expansions, 2 random players. */
-        static const char *const variants[] = {"ark", "robbers", "princess-dragon", "fairy", "all-expansions"};
+        static const char *const variants[] = {"ark", "robbers", "princess-dragon", "fairy", "all-expansions",
+                                               "inns-cathedrals", "traders-builders"};
         for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
             char path[1024];
             snprintf(path, sizeof path, "%s/variants/%s.ini", carc_data_dir(), variants[i]);

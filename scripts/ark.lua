@@ -15,8 +15,8 @@
 --
 --     ark <dir> [<dir> ...]        (N E S W)
 --
--- Every figure a player owns standing on a segment of a tile the Ark enters
--- (followers and Prophets) earns its owner 1 point, tile by tile in path
+-- Every follower standing on a segment of a tile the Ark enters (any
+-- follower kind: followers, Prophets) earns its owner 1 point, tile by tile in path
 -- order, each point its own award (reason "ark"), the whole move one scoring
 -- step. ark.temple-bonus (German: 3) pays the mover once per move when the
 -- path enters a tile with a temple, right after that tile's points.
@@ -160,11 +160,12 @@ end)
 local function move(o, player)
   local start = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
-  -- who stands where: tile -> owners of the figures on its segments
+  -- who stands where: tile -> owners of the followers on its segments (any
+  -- follower kind; each figure one point whatever its strength)
   local on = {}
   for f = 0, carc.figures() - 1 do
     local fi = carc.figure(f)
-    if fi and fi.where == AT_SEGMENT and fi.owner >= 0 then
+    if fi and fi.where == AT_SEGMENT and (carc.figure_kind_flags(fi.kind) & carc.FIGURE_FOLLOWER) ~= 0 then
       local l = on[fi.tile]
       if l == nil then l = {}; on[fi.tile] = l end
       l[#l + 1] = fi.owner

@@ -3,7 +3,8 @@
 --
 -- The fairy is a neutral figure (kind "fairy") standing on a tile
 -- (CARC_AT_TILE). Instead of deploying, the active player may put it next to
--- one of their followers on the board (`fairy x,y kind@port`, where that
+-- one of their followers on the board (a figure of any follower kind, by
+-- carc.figure_kind_flags: a large follower is one follower) (`fairy x,y kind@port`, where that
 -- follower stands); it then guards that follower. At the start of a turn the
 -- active player scores fairy.turn-bonus if the fairy guards one of their
 -- followers (its own scoring step); when the guarded follower's feature is
@@ -55,11 +56,30 @@ end
 
 local figure, figures, offer = carc.figure, carc.figures, carc.offer
 
--- Calls fn(id, figure) for every player's figure standing on a segment.
+-- Whether figure kind k is a follower (any follower kind: the Prophet, a
+-- large follower, ...), by the kind's flags.
+local follower_kind = {}
+local function is_follower(k)
+  local v = follower_kind[k]
+  if v == nil then
+    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
+    follower_kind[k] = v
+  end
+  return v
+end
+
+-- The figure with id if it is a follower standing on a segment, else nil.
+local function follower(id)
+  local f = figure(id)
+  if f and f.where == AT_SEGMENT and is_follower(f.kind) then return f end
+  return nil
+end
+
+-- Calls fn(id, figure) for every follower standing on a segment.
 local function each_follower(fn)
   for id = 0, figures() - 1 do
-    local f = figure(id)
-    if f and f.where == AT_SEGMENT and f.owner >= 0 then fn(id, f) end
+    local f = follower(id)
+    if f then fn(id, f) end
   end
 end
 
@@ -69,8 +89,8 @@ carc.on("action-offer", function(ev)
   if on_tile_mode() then
     local here, seen = fairy_tile(), {}
     for id = 0, figures() - 1 do
-      local f = figure(id)
-      if f and f.where == AT_SEGMENT and f.owner == player and f.tile ~= here and not seen[f.tile] then
+      local f = follower(id)
+      if f and f.owner == player and f.tile ~= here and not seen[f.tile] then
         seen[f.tile] = true
         offer({code = ON_TILE, tile = f.tile, seg = -1})
       end
@@ -78,8 +98,8 @@ carc.on("action-offer", function(ev)
   else
     local guard = carc.state.guard
     for id = 0, figures() - 1 do
-      local f = figure(id)
-      if f and f.where == AT_SEGMENT and f.owner == player and id ~= guard then
+      local f = follower(id)
+      if f and f.owner == player and id ~= guard then
         offer({code = NEXT_TO, tile = f.tile, seg = f.seg, a = id})
       end
     end
@@ -95,8 +115,8 @@ end)
 carc.apply(function(opt, player)
   local guard = nil
   if opt.code == NEXT_TO then
-    local f = carc.figure(opt.a)
-    if not (f and f.where == AT_SEGMENT and f.tile == opt.tile and f.seg == opt.seg and f.owner == player) then
+    local f = follower(opt.a)
+    if not (f and f.tile == opt.tile and f.seg == opt.seg and f.owner == player) then
       error("fairy: the follower is not there")
     end
     guard = opt.a
