@@ -123,11 +123,13 @@ test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPER
 	@echo "test-quick: passed (make test runs everything)"
 
 # Every pair and triple of the shipped modules, 200 seeded games each (make
-# test plays 2 each); CI runs it.
+# test plays 2 each), in two processes; CI runs it.
 COMBO_GAMES ?= 200
 .PHONY: test-combinations
 test-combinations: all $(BUILD)/tests/test_combinations
-	CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) $(BUILD)/tests/test_combinations
+	@CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) CARC_COMBO_SHARD=1/2 $(BUILD)/tests/test_combinations & a=$$!; \
+	 CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) CARC_COMBO_SHARD=2/2 $(BUILD)/tests/test_combinations; b=$$?; \
+	 wait $$a && [ $$b -eq 0 ]
 
 # The HTML replay page of carc render and the page of carc serve in headless
 # chromium (Debian's package), driven by node; screenshots in $(BUILD)/screenshots.

@@ -281,8 +281,8 @@ void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *si
         for (int p = 0; p < s->nplayers; p++) fprintf(f, "%s%d", p ? ", " : "", r->score[p]);
         fprintf(f, "], \"points\": {");
         bool first = true;
+        /* Every reason, zeros too: a merge then lists them in the rules' order. */
         for (int k = 0; k < s->nreasons; k++) {
-            if (!r->points[k]) continue;
             fprintf(f, "%s", first ? "" : ", ");
             json_str(f, s->reasons[k]);
             fprintf(f, ": %d", r->points[k]);
