@@ -1089,6 +1089,36 @@ static int l_each_figure(lua_State *L)
     return 3;
 }
 
+/* The iterator of carc.each_figure_on: the tile is the invariant state. */
+static int each_figure_on_next(lua_State *L)
+{
+    CTX(L);
+    int tile = (int)luaL_checkinteger(L, 1);
+    int n = API->figures(ctx), start = (int)luaL_checkinteger(L, 2) + 1;
+    for (int id = start < 0 ? 0 : start; id < n; id++) {
+        carc_figure_info fi;
+        int w = API->figure(ctx, id, &fi);
+        if ((w != CARC_AT_SEGMENT && w != CARC_AT_TILE) || fi.tile != tile) continue;
+        charge(L, (id - start) / 8.0);
+        lua_pushinteger(L, id);
+        return 1 + push_figure_fields(L, &fi);
+    }
+    charge(L, (n - start) / 8.0);
+    return 0;
+}
+
+/* for id, kind, owner, where, tile, seg, space in carc.each_figure_on(tile):
+ * the figures standing on the tile (on its segments or on the tile itself),
+ * in id order. Builds nothing. */
+static int l_each_figure_on(lua_State *L)
+{
+    luaL_checkinteger(L, 1);
+    lua_pushcfunction(L, each_figure_on_next);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, -1);
+    return 3;
+}
+
 /* A place kind: "segment", "tile", "track", or carc.AT_SEGMENT, AT_TILE,
  * AT_TRACK (the numbers carc.figure() returns in `where`). */
 static int where_of(lua_State *L, int idx)
@@ -1333,7 +1363,8 @@ static const luaL_Reg carc_funcs[] = {
 
 /* Queries that build no table (docs/lua-guide.md, "Writing fast scripts"). */
 static const luaL_Reg carc_fast_funcs[] = {
-    {"figure_fields", l_figure_fields}, {"each_figure", l_each_figure}, {NULL, NULL}};
+    {"figure_fields", l_figure_fields}, {"each_figure", l_each_figure},
+    {"each_figure_on", l_each_figure_on}, {NULL, NULL}};
 
 /* ---- the sandbox ------------------------------------------------------------------------------ */
 

@@ -157,18 +157,10 @@ carc.format(function(o)
   return "ark?"
 end)
 
+local each_figure_on, award = carc.each_figure_on, carc.award
 local function move(o, player)
   local start = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
-  -- who stands where: tile -> owners of the figures on its segments
-  local on = {}
-  for _, _, owner, _, tile in carc.each_figure(nil, AT_SEGMENT) do
-    if owner >= 0 then
-      local l = on[tile]
-      if l == nil then l = {}; on[tile] = l end
-      l[#l + 1] = owner
-    end
-  end
   local bonus = carc.option("temple-bonus")
   local x, y = carc.tile_pos(start)
   local t = start
@@ -178,7 +170,11 @@ local function move(o, player)
     x, y = x + DX[d], y + DY[d]
     t = carc.tile_at(x, y)
     if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
-    for _, owner in ipairs(on[t] or {}) do carc.award(owner, 1, REASON) end
+    -- the figures players own on the tile's segments, in id order (greedy
+    -- bots try every move: nothing is built here)
+    for _, _, owner, where in each_figure_on(t) do
+      if where == AT_SEGMENT and owner >= 0 then award(owner, 1, REASON) end
+    end
     if bonus > 0 and has_temple(t) then
       carc.award(player, bonus, REASON)
       bonus = 0
