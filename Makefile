@@ -1,7 +1,9 @@
 # carc - a Carcassonne rules engine.
 #
 #   make              libcarc (static and shared), the carc command, the plugins
-#   make test         build and run every test
+#   make test         build and run every test (what .ci/run runs)
+#   make test-quick   units, scenarios and a short property run (under 20 s)
+#   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
@@ -62,7 +64,7 @@ PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
 TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
 TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
-.PHONY: all test check-asan bench deps install clean fuzz fuzz-build valgrind
+.PHONY: all test test-quick check-asan bench deps install clean fuzz fuzz-build valgrind
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
@@ -100,6 +102,28 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
+# The quick tier, for while you work: the unit and scenario programs, then the
+# property tests on a few games each (self-checking every move, as in make
+# test). Not the command-line, sandbox, search, study or fuzz-regression tests.
+QUICK_UNITS := board check inputs limits plugins render scenarios
+QUICK_PROPERTY := property ark robbers princess_dragon
+QUICK_GAMES ?= 40
+test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPERTY)) $(TEST_PLUGIN_SO)
+	@set -e; for t in $(QUICK_UNITS); do echo "== test_$$t"; \
+	    CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
+	    { CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@set -e; for t in $(QUICK_PROPERTY); do echo "== test_$$t ($(QUICK_GAMES) games)"; \
+	    CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
+	    { CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@echo "test-quick: passed (make test runs everything)"
+
+# Every pair and triple of the shipped modules, 200 seeded games each (make
+# test plays 2 each); CI runs it.
+COMBO_GAMES ?= 200
+.PHONY: test-combinations
+test-combinations: all $(BUILD)/tests/test_combinations
+	CARC_DATA=$(CURDIR) CARC_COMBO_GAMES=$(COMBO_GAMES) $(BUILD)/tests/test_combinations
+
 # The HTML replay page of carc render and the page of carc serve in headless
 # chromium (Debian's package), driven by node; screenshots in $(BUILD)/screenshots.
 .PHONY: test-browser
@@ -130,7 +154,7 @@ $(BUILD)/tests/test_fuzz_regressions: tests/fuzz/*.c tests/fuzz/*.h
 # runtime (Debian: clang, libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
 comma := ,
-FUZZ_TARGETS := tileset variant record lua
+FUZZ_TARGETS := tileset variant record lua lua_grammar
 FUZZ_BUILD   := build/fuzz
 FUZZ_OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                 -fno-sanitize-recover=all -Wno-unknown-warning-option
@@ -138,10 +162,12 @@ FUZZ_SEEDS_tileset := tiles tests/tiles tests/bad/tiles
 FUZZ_SEEDS_variant := variants variants/house tests/variants tests/good tests/bad/variants tests/fuzz/seeds/variant
 FUZZ_SEEDS_record  := tests/scenarios tests/bad/records
 FUZZ_SEEDS_lua     := scripts scripts/examples tests/scripts tests/scripts/sandbox
+FUZZ_SEEDS_lua_grammar := tests/fuzz/seeds/lua_grammar
 FUZZ_LEN_tileset := 16384
 FUZZ_LEN_variant := 4096
 FUZZ_LEN_record  := 16384
 FUZZ_LEN_lua     := 8192
+FUZZ_LEN_lua_grammar := 256
 FUZZ_FLAGS   ?= -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 -close_fd_mask=2
 
 fuzz-build:
@@ -165,6 +191,7 @@ fuzz: fuzz-build
 	    case $$t in tileset) len=$(FUZZ_LEN_tileset); seeds="$(FUZZ_SEEDS_tileset)";; \
 	                variant) len=$(FUZZ_LEN_variant); seeds="$(FUZZ_SEEDS_variant)";; \
 	                record) len=$(FUZZ_LEN_record); seeds="$(FUZZ_SEEDS_record)";; \
+	                lua_grammar) len=$(FUZZ_LEN_lua_grammar); seeds="$(FUZZ_SEEDS_lua_grammar)";; \
 	                *) len=$(FUZZ_LEN_lua); seeds="$(FUZZ_SEEDS_lua)";; esac; \
 	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
 	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t $$seeds; \

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascii.h"
+#include "play_terminal.h"
 
 static int choose_random(agent *a, carc_game *g)
 {
@@ -78,38 +78,8 @@ static int choose_greedy(agent *a, carc_game *g)
     return best;
 }
 
-static int choose_human(agent *a, carc_game *g)
-{
-    FILE *out = a->out;
-    int n = carc_option_count(g);
-    ascii_board(g, out);
-    ascii_scores(g, out);
-    for (;;) {
-        fprintf(out, "\n%s, %s:\n", carc_player_name(g, carc_decision_player(g)), carc_decision_label(g));
-        for (int i = 0; i < n; i++) {
-            char t[256];
-            carc_option_text(g, i, t, sizeof t);
-            fprintf(out, "  %2d. %s\n", i + 1, t);
-        }
-        for (;;) {
-            fprintf(out, "choice (number or text, ? lists, q quits)> ");
-            fflush(out);
-            char line[512];
-            if (!fgets(line, sizeof line, a->in)) return -1;
-            line[strcspn(line, "\r\n")] = 0;
-            char *s = line + strspn(line, " \t");
-            if (!*s) continue;
-            if (strcmp(s, "?") == 0) break;
-            if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) return -1;
-            char *end;
-            long k = strtol(s, &end, 10);
-            if (*end == 0 && k >= 1 && k <= n) return (int)k - 1;
-            int m = carc_option_match(g, s);
-            if (m >= 0) return m;
-            fprintf(out, "'%s' is not one of the options (type ? to list them)\n", s);
-        }
-    }
-}
+/* The terminal's prompt (play_terminal.c). */
+static int choose_human(agent *a, carc_game *g) { return terminal_choose(g, a->in, a->out); }
 
 /* "" (the default, 1000 iterations), ":200ms", ":2s" or ":5000it". */
 static bool parse_budget(agent *a, const char *s)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "carc.h"
 #include "commands.h"
 
 bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out)
@@ -58,4 +59,51 @@ uint64_t game_seed(uint64_t seed, uint64_t index)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return (z ^ (z >> 31)) % 1000000000000ULL;
+}
+
+/* Which commands take each flag: an unknown flag's error says where it
+ * belongs (docs: README, "Exit codes and messages"). */
+static const struct {
+    const char *flag, *takers;
+} flag_table[] = {
+    {"--variant", "play, sim, tournament"},
+    {"--players", "play, sim, tournament, compare"},
+    {"--seed", "play, sim, tournament, compare"},
+    {"--option", "play, sim, tournament, compare"},
+    {"--games", "sim, tournament, compare"},
+    {"--jobs", "sim, tournament, compare"},
+    {"--records", "sim, tournament, compare"},
+    {"--shard", "sim, tournament, compare"},
+    {"--out", "sim, tournament, compare"},
+    {"--json", "sim, tournament, compare, stats merge, replay"},
+    {"--csv", "sim, tournament, compare, stats merge"},
+    {"--option-a", "compare"},
+    {"--option-b", "compare"},
+    {"--seed-b", "compare"},
+    {"--names", "play"},
+    {"--save", "play"},
+    {"--resume", "play"},
+    {"--turn", "render"},
+    {"--svg", "render"},
+    {"--html", "render"},
+    {"--tiles", "render"},
+    {"--allow-plugin-paths", "play, sim, tournament, compare, replay, render, variant show"},
+};
+
+int arg_unknown(const char *cmd, const char *arg)
+{
+    size_t n = sizeof flag_table / sizeof flag_table[0];
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(flag_table[i].flag, arg) == 0) {
+            fprintf(stderr, "carc %s: %s is not an option of carc %s; it is taken by: %s (see carc %s --help)\n", cmd,
+                    arg, cmd, flag_table[i].takers, cmd);
+            return 2;
+        }
+    const char *flags[sizeof flag_table / sizeof flag_table[0]];
+    for (size_t i = 0; i < n; i++) flags[i] = flag_table[i].flag;
+    char hint[300];
+    carc_suggest(arg, flags, (int)n, hint, sizeof hint);
+    fprintf(stderr, "carc %s: unknown argument '%s'%s%s%s (see carc %s --help)\n", cmd, arg,
+            hint[0] ? ": did you mean " : "", hint, hint[0] ? "?" : "", cmd);
+    return 2;
 }

@@ -2,6 +2,8 @@
  * each metric the paired difference with its 95% interval. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "term_text.h"
 #include "commands.h"
@@ -21,7 +23,10 @@ static void usage(FILE *f)
                "options (besides those below):\n"
                "  --option-a KEY=VALUE, --option-b KEY=VALUE   an option for one side only\n"
                "  --seed-b S     a different seed set for B (games no longer paired)\n"
-               "  --csv          the report as CSV\n");
+               "  --records DIR  keeps A's records in DIR/a/ and B's in DIR/b/\n"
+               "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
+               "Besides the metrics, the report says in how many games the winner changed\n"
+               "between A and B, with its 95%% interval.\n");
     study_args_usage(f);
 }
 
@@ -60,6 +65,11 @@ int cmd_compare(int argc, char **argv)
             i++;
             continue;
         }
+        if (strcmp(arg, "--variant") == 0) {
+            fprintf(stderr, "carc compare: --variant is not taken here: name the variants as arguments, "
+                            "carc compare A [B] (a variant, a file or a composition such as base+fairy each)\n");
+            return 2;
+        }
         if (strcmp(arg, "--seed-b") == 0) {
             if (!arg_u64("compare", arg, v, &seed_b)) return 2;
             have_seed_b = true;
@@ -69,10 +79,7 @@ int cmd_compare(int argc, char **argv)
         int rc = study_args_parse("compare", argc, argv, &a, &fl, &i);
         if (rc < 0) return 2;
         if (rc == 1) continue;
-        if (arg[0] == '-') {
-            fprintf(stderr, "carc compare: unknown argument '%s' (see carc compare --help)\n", arg);
-            return 2;
-        }
+        if (arg[0] == '-') return arg_unknown("compare", arg);
         if (!va) va = arg;
         else if (!vb) vb = arg;
         else {
@@ -82,6 +89,10 @@ int cmd_compare(int argc, char **argv)
     }
     if (!va) {
         usage(stderr);
+        return 2;
+    }
+    if (fl.json && fl.csv) {
+        fprintf(stderr, "carc compare: --json and --csv: choose one\n");
         return 2;
     }
     snprintf(a.variant, sizeof a.variant, "%s", va);
@@ -94,6 +105,19 @@ int cmd_compare(int argc, char **argv)
     if (have_seed_b) b.seed = seed_b;
     if (!vb && nb == 0 && na == 0 && !have_seed_b)
         fprintf(stderr, "carc compare: A and B are the same rules and seeds; every difference will be 0\n");
+    /* Both sides keep their records: DIR/a/ and DIR/b/. */
+    static char dir_a[1100], dir_b[1100];
+    if (a.records_dir) {
+        snprintf(dir_a, sizeof dir_a, "%s/a", a.records_dir);
+        snprintf(dir_b, sizeof dir_b, "%s/b", a.records_dir);
+        if ((mkdir(dir_a, 0755) != 0 && access(dir_a, W_OK) != 0) ||
+            (mkdir(dir_b, 0755) != 0 && access(dir_b, W_OK) != 0)) {
+            fprintf(stderr, "carc compare: cannot create %s and %s\n", dir_a, dir_b);
+            return 1;
+        }
+        a.records_dir = dir_a;
+        b.records_dir = dir_b;
+    }
     a.label = "compare A";
     b.label = "compare B";
     a.progress = b.progress = !fl.sharded;
@@ -104,17 +128,20 @@ int cmd_compare(int argc, char **argv)
     } else if (study_run(&b) < 0) {
         term_error("carc compare: B", b.error);
         rc = 1;
-    } else if (fl.sharded) {
+    } else {
         FILE *out = study_out("compare", &fl);
-        if (out) {
+        if (!out) {
+            rc = 1;
+        } else if (fl.sharded) {
             study_write_jsonl(&a, out, "compare", "A");
             study_write_jsonl(&b, out, "compare", "B");
-            if (out != stdout) fclose(out);
         } else {
+            report_compare(&a, &b, out, study_format(&fl));
+        }
+        if (out && out != stdout && fclose(out) != 0) {
+            fprintf(stderr, "carc compare: cannot write %s\n", fl.out);
             rc = 1;
         }
-    } else {
-        report_compare(&a, &b, stdout, fl.json ? REPORT_JSON : fl.csv ? REPORT_CSV : REPORT_TABLE);
     }
     study_free(&a);
     study_free(&b);

@@ -3,20 +3,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "agents.h"
 #include "ascii.h"
 #include "commands.h"
-#include "runner.h"
+#include "play_terminal.h"
+#include "record_header.h"
+#include "term_text.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: carc play [--variant NAME] [--players AGENT,AGENT[,...]] [--names A,B,...]\n"
-               "                 [--seed S] [--save FILE] [--option KEY=VALUE]... [--allow-plugin-paths]\n"
-               "       carc play --resume FILE [--allow-plugin-paths]\n\n"
+               "                 [--seed S] [--save FILE] [--force] [--option KEY=VALUE]...\n"
+               "                 [--compact] [--allow-plugin-paths]\n"
+               "       carc play --resume FILE [--players AGENT,...] [--compact] [--allow-plugin-paths]\n\n"
                "Plays a game; default: you (human) against a greedy bot on the base game.\n"
-               "The record is saved atomically after every move (default carc-game.rec);\n"
-               "--resume continues a saved game with the same seats and agents.\n"
-               "At your turn: type an option's number or its text; ? lists them; q quits.\n"
+               "The record is saved atomically after every move (default carc-game.rec); an\n"
+               "existing file is not overwritten unless --force is given. Closing the\n"
+               "terminal (SIGHUP), SIGTERM or Ctrl-C stop the game saved.\n"
+               "--resume continues a saved game with its seats; --players gives the seats\n"
+               "new agents (as many as the record has seats), e.g. a bot for a player who left.\n"
+               "At your turn you see the board (+ marks the tile laid last), the tile you\n"
+               "drew in its four turns and where it fits; type an option's number, x,y rN\n"
+               "for a placement, or an option's text; ? lists the options, b shows the\n"
+               "whole board, q quits. Bots' moves and every award are told as they happen;\n"
+               "the end shows the points by player and reason.\n"
+               "--compact: a window of the board and short lists, for an 80x24 terminal\n"
+               "(also chosen when the terminal has fewer than 40 rows).\n"
                "--allow-plugin-paths: let the variant load C plugins from paths it gives\n"
                "(native code: only for files you trust); otherwise plugins are found by\n"
                "name on the plugin path (docs/security.md).\n"
@@ -27,15 +44,20 @@ static void usage(FILE *f)
 static int finish(carc_game *g, int rc, const char *save, const char *err)
 {
     if (rc < 0) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 1;
     }
     if (rc == 1) {
+        int sig = terminal_stop;
         printf("\ngame saved to %s; continue it with: carc play --resume %s\n", save, save);
-        return 0;
+        fflush(stdout);
+        return sig ? 128 + sig : 0;
     }
-    ascii_board(g, stdout);
+    putchar('\n');
+    terminal_show_board(g, stdout);
     ascii_scores(g, stdout);
+    printf("\n");
+    ascii_breakdown(g, stdout);
     int best = 0;
     for (int p = 1; p < carc_players(g); p++)
         if (carc_score(g, p) > carc_score(g, best)) best = p;
@@ -46,12 +68,43 @@ static int finish(carc_game *g, int rc, const char *save, const char *err)
     return 0;
 }
 
-static int resume(const char *path)
+/* SIGHUP (the terminal closed), SIGTERM and SIGINT stop the game at the next
+ * move or prompt, saved: never in the middle of writing the record. No
+ * SA_RESTART, so a prompt waiting for input returns at once. */
+static void on_stop(int sig) { terminal_stop = sig; }
+
+static void catch_stops(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed terminal: writes fail, the game saves */
+}
+
+static void set_view(bool compact)
+{
+    terminal_view tv = {compact, 0, 0};
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
+        tv.cols = ws.ws_col;
+        tv.rows = ws.ws_row;
+        if (ws.ws_row < 40) tv.compact = true;
+    }
+    if (tv.compact && !tv.rows) tv.cols = 80, tv.rows = 24;
+    terminal_set_view(&tv);
+}
+
+/* Continues a saved game; agents (when given) replace the record's. */
+static int resume(const char *path, char **new_agents, int nagents)
 {
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 1;
     }
     carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
@@ -59,6 +112,19 @@ static int resume(const char *path)
     agent *agents[CARC_MAX_PLAYERS] = {0};
     int rc = -1;
     carc_record_writer w = {0};
+    if (rules && nagents && nagents != rec.nplayers) {
+        snprintf(err, sizeof err, "%s has %d seats, and --players gives %d agents: give one for each seat", path,
+                 rec.nplayers, nagents);
+        carc_rules_free(rules);
+        rules = NULL;
+    }
+    for (int p = 0; p < nagents && rules; p++) {
+        if (strlen(new_agents[p]) >= sizeof rec.agents[p]) {
+            snprintf(err, sizeof err, "unknown agent '%.64s'", new_agents[p]);
+            carc_rules_free(rules);
+            rules = NULL;
+        } else snprintf(rec.agents[p], sizeof rec.agents[p], "%s", new_agents[p]);
+    }
     if (rules && carc_replay(&rec, rules, &g, err, sizeof err) == 0) {
         const char *names[CARC_MAX_PLAYERS], *ags[CARC_MAX_PLAYERS], *opts[32];
         for (int p = 0; p < rec.nplayers; p++) {
@@ -74,10 +140,8 @@ static int resume(const char *path)
             agents[p] = agent_create(rec.agents[p], rec.seed + (uint64_t)rec.nlines, p, err, sizeof err);
             if (!agents[p]) rc = -1;
         }
-        if (rc == 0) {
-            run_config cfg = {&w, path, 0};
-            rc = run_game(g, agents, &cfg, err, sizeof err);
-        }
+        if (rc == 0) rc = carc_writer_save(&w, path, err, sizeof err); /* the new agents, if any */
+        if (rc == 0) rc = terminal_play(g, agents, &w, path, stdout, err, sizeof err);
     }
     int out = finish(g, rules ? rc : -1, path, err);
     for (int p = 0; p < CARC_MAX_PLAYERS; p++) agent_free(agents[p]);
@@ -88,34 +152,14 @@ static int resume(const char *path)
     return out;
 }
 
-/* The record's header must read back as written, or the saved game is
- * lost: a name is one word of 1 to 31 bytes and unique; no text holds '#'
- * (a comment in a record) or a control character. */
-static bool header_ok(const char *variant, const char *const *names, int np, const char *const *ov, int nover)
-{
-    const char *bad = NULL, *why = NULL;
-    for (int p = 0; p < np && !bad; p++) {
-        size_t n = strlen(names[p]);
-        if (n == 0 || n > 31 || strpbrk(names[p], " \t#") != NULL) bad = names[p], why = "a name is one word of 1 to 31 characters, without '#'";
-        for (int q = 0; q < p && !bad; q++)
-            if (strcmp(names[p], names[q]) == 0) bad = names[p], why = "two players have this name";
-    }
-    for (int i = 0; i < nover && !bad; i++)
-        if (strlen(ov[i]) >= 160 || strchr(ov[i], '#')) bad = ov[i], why = "an option is shorter than 160 characters, without '#'";
-    if (!bad && strchr(variant, '#')) bad = variant, why = "a variant's name or path has no '#'";
-    for (const char *const *t = names; !bad && t < names + np; t++)
-        for (const char *c = *t; *c; c++)
-            if ((unsigned char)*c < 0x20) bad = *t, why = "no control characters";
-    if (bad) fprintf(stderr, "carc play: '%s' cannot be saved in a record: %s\n", bad, why);
-    return !bad;
-}
-
 int cmd_play(int argc, char **argv)
 {
     const char *variant = "base", *save = "carc-game.rec", *resume_path = NULL;
     char players_default[] = "human,greedy", names_default[] = "";
     char *players = players_default, *names_arg = names_default;
     uint64_t seed = clock_seed();
+    bool force = false, compact = false, players_given = false;
+    const char *game_flag = NULL; /* a flag that only a new game takes */
     const char *overrides[32];
     int nover = 0;
     for (int i = 1; i < argc; i++) {
@@ -128,27 +172,47 @@ int cmd_play(int argc, char **argv)
             carc_allow_plugin_paths(1);
             continue;
         }
+        if (strcmp(a, "--force") == 0 || strcmp(a, "--compact") == 0) {
+            if (a[2] == 'f') force = true;
+            else compact = true;
+            continue;
+        }
         if (!v) {
             fprintf(stderr, "carc play: %s needs a value (or is unknown)\n", a);
             return 2;
         }
-        if (strcmp(a, "--variant") == 0) variant = v;
-        else if (strcmp(a, "--players") == 0) players = argv[i + 1];
-        else if (strcmp(a, "--names") == 0) names_arg = argv[i + 1];
-        else if (strcmp(a, "--save") == 0) save = v;
+        if (strcmp(a, "--players") == 0) players = argv[i + 1], players_given = true;
         else if (strcmp(a, "--resume") == 0) resume_path = v;
+        else if (strcmp(a, "--variant") == 0) variant = v, game_flag = a;
+        else if (strcmp(a, "--names") == 0) names_arg = argv[i + 1], game_flag = a;
+        else if (strcmp(a, "--save") == 0) save = v, game_flag = a;
         else if (strcmp(a, "--seed") == 0) {
             if (!arg_u64("play", a, v, &seed)) return 2;
-        } else if (strcmp(a, "--option") == 0 && nover < 32) overrides[nover++] = v;
+            game_flag = a;
+        } else if (strcmp(a, "--option") == 0 && nover < 32) overrides[nover++] = v, game_flag = a;
         else {
             fprintf(stderr, "carc play: unknown argument '%s' (see carc play --help)\n", a);
             return 2;
         }
         i++;
     }
-    if (resume_path) return resume(resume_path);
     char *ags[CARC_MAX_PLAYERS], *nm[CARC_MAX_PLAYERS];
     int np = arg_split(players, ags, CARC_MAX_PLAYERS);
+    set_view(compact);
+    catch_stops();
+    if (resume_path) {
+        if (game_flag) {
+            fprintf(stderr, "carc play: %s cannot change a saved game: its variant, seed, names, options and file "
+                            "are the record's (--resume takes --players to change the seats' agents)\n",
+                    game_flag);
+            return 2;
+        }
+        if (players_given && np < 1) {
+            fprintf(stderr, "carc play: --players takes 1 to %d agents\n", CARC_MAX_PLAYERS);
+            return 2;
+        }
+        return resume(resume_path, ags, players_given ? np : 0);
+    }
     int nn = *names_arg ? arg_split(names_arg, nm, CARC_MAX_PLAYERS) : 0;
     if (np < 1 || (nn && nn != np)) {
         fprintf(stderr, "carc play: --players takes 1 to %d agents, and --names as many names\n", CARC_MAX_PLAYERS);
@@ -157,11 +221,22 @@ int cmd_play(int argc, char **argv)
     static const char *const colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green", "Yellow", "Black", "Grey"};
     const char *names[CARC_MAX_PLAYERS];
     for (int p = 0; p < np; p++) names[p] = nn ? nm[p] : colours[p];
-    if (!header_ok(variant, names, np, overrides, nover)) return 2;
     char err[8192];
+    if (!record_header_ok(variant, names, np, overrides, nover, err, sizeof err)) {
+        term_error("carc play", err);
+        return 2;
+    }
+    struct stat st;
+    if (!force && lstat(save, &st) == 0) {
+        fprintf(stderr,
+                "carc play: %s exists (a saved game?); continue it with carc play --resume %s, or give --save "
+                "NEW-FILE, or --force to overwrite it\n",
+                save, save);
+        return 1;
+    }
     carc_rules *rules = carc_variant_load(variant, overrides, nover, err, sizeof err);
     if (!rules) {
-        fprintf(stderr, "carc play: %s\n", err);
+        term_error("carc play", err);
         return 1;
     }
     carc_game *g = carc_game_new(rules, np, names, seed, err, sizeof err);
@@ -176,9 +251,8 @@ int cmd_play(int argc, char **argv)
         rc = carc_writer_begin(&w, variant, seed, np, names, (const char *const *)ags, overrides, nover);
         printf("carc: %s, seed %llu; the game is saved to %s after every move\n", carc_rules_name(rules),
                (unsigned long long)seed, save);
-        run_config cfg = {&w, save, 0};
         if (rc == 0) rc = carc_writer_save(&w, save, err, sizeof err);
-        if (rc == 0) rc = run_game(g, agents, &cfg, err, sizeof err);
+        if (rc == 0) rc = terminal_play(g, agents, &w, save, stdout, err, sizeof err);
     }
     int out = finish(g, rc, save, err);
     for (int p = 0; p < CARC_MAX_PLAYERS; p++) agent_free(agents[p]);

@@ -50,8 +50,7 @@ static int parse(int argc, char **argv, render_args *a)
             else if (strcmp(arg, "--tiles") == 0) a->tiles = val;
             else if (!arg_int("render", "--turn", val, 0, 1000000, &a->turn)) return 2;
         } else if (arg[0] == '-' && arg[1]) {
-            fprintf(stderr, "carc render: unknown option '%s' (see carc render --help)\n", arg);
-            return 2;
+            return arg_unknown("render", arg);
         } else if (a->record) {
             fprintf(stderr, "carc render: one record at a time\n");
             return 2;
@@ -146,6 +145,31 @@ static int html_of_record(const carc_record *rec, const carc_rules *rules, const
     return close_out(f, a->html) < 0 ? -1 : rc;
 }
 
+static int count_frame(void *user, const carc_game *g, const frame_info *fi)
+{
+    (void)g;
+    *(int *)user = fi->frame;
+    return 0;
+}
+
+/* --turn N must be a turn of the game: 0 (the start tile) to its last. */
+static int check_turn(const carc_record *rec, const carc_rules *rules, const render_args *a)
+{
+    if (a->turn < 0) return 0;
+    char err[8192];
+    int last = 0;
+    if (frames_replay(rec, rules, count_frame, &last, err, sizeof err) < 0) {
+        fprintf(stderr, "carc render: %s\n", err);
+        return 1;
+    }
+    if (a->turn > last) {
+        fprintf(stderr, "carc render: --turn %d: the game of %s ends at turn %d (--turn 0 is the start tile alone)\n",
+                a->turn, a->record, last);
+        return 2;
+    }
+    return 0;
+}
+
 /* The record is replayed once whole first, for carc replay's messages. */
 static int render_record(const render_args *a)
 {
@@ -160,6 +184,12 @@ static int render_record(const render_args *a)
     int rc = rules ? carc_replay(&rec, rules, &g, err, sizeof err) : -1;
     carc_game_free(g);
     if (rc < 0) term_error("carc render", err);
+    int bad_turn = rc == 0 ? check_turn(&rec, rules, a) : 0;
+    if (bad_turn) {
+        carc_rules_free(rules);
+        carc_record_free(&rec);
+        return bad_turn;
+    }
     if (rc == 0 && a->svg) rc = svg_of_record(&rec, rules, a);
     if (rc == 0 && a->html) rc = html_of_record(&rec, rules, a);
     if (rules) carc_rules_free(rules);

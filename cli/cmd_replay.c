@@ -1,4 +1,4 @@
-/* cmd_replay.c - carc replay [--json] FILE (../spec: the replay contract). */
+/* cmd_replay.c - carc replay [--json] FILE (docs/records.md: the replay contract). */
 #include <stdio.h>
 #include <string.h>
 
@@ -30,8 +30,8 @@ static void print_json(const carc_game *g)
         printf(", \"score\": %d}", carc_score(g, p));
     }
     printf("], \"events\": [");
-    for (int i = 0; i < carc_events(g); i++) {
-        const carc_award *a = carc_event_at(g, i);
+    for (int i = 0; i < carc_awards(g); i++) {
+        const carc_award *a = carc_award_at(g, i);
         printf("%s{\"player\": ", i ? ", " : "");
         json_string(carc_player_name(g, a->player));
         printf(", \"seat\": %d, \"points\": %d, \"reason\": ", a->player, a->points);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "serve_http.h"
 #include "serve_registry.h"
+#include "term_text.h"
 
 static void usage(FILE *f)
 {
@@ -84,7 +85,7 @@ int cmd_serve(int argc, char **argv)
         serve_session *s = session_from_record(resume, text, len, resume, err, sizeof err);
         free(text);
         if (!s || registry_add(s, err, sizeof err) < 0) {
-            fprintf(stderr, "carc serve: %s\n", err);
+            term_error("carc serve", err);
             session_free(s);
             return 1;
         }

@@ -49,6 +49,7 @@ int cmd_stats(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) format = REPORT_JSON;
         else if (strcmp(argv[i], "--csv") == 0) format = REPORT_CSV;
+        else if (argv[i][0] == '-' && argv[i][1]) return arg_unknown("stats merge", argv[i]);
         else if (study_read_jsonl(argv[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
             term_error("carc stats merge", err);
             return 1;
@@ -62,11 +63,15 @@ int cmd_stats(int argc, char **argv)
                (b.nresults && check_complete(&b, "B") < 0)) {
         rc = 1;
     } else if (strcmp(kind, "compare") == 0) {
+        a.label = b.label = "compare";
         report_compare(&a, &b, stdout, format);
     } else if (strcmp(kind, "tournament") == 0) {
-        report_tournament(&a, stdout, format == REPORT_JSON);
+        a.rotate = true;
+        a.label = "tournament";
+        report_tournament(&a, stdout, format);
     } else {
-        report_sim(&a, stdout, format == REPORT_JSON);
+        a.label = "sim";
+        report_sim(&a, stdout, format);
     }
     study_free(&a);
     study_free(&b);

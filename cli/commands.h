@@ -25,6 +25,9 @@ bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out);
 bool arg_int(const char *cmd, const char *flag, const char *s, int min, int max, int *out);
 /* Splits "a,b,c" into at most max parts (in place); -1 if more. */
 int arg_split(char *s, char **parts, int max);
+/* Prints the error for an argument the command does not take: which
+ * commands take it, or the closest flags. Returns 2 (usage). */
+int arg_unknown(const char *cmd, const char *arg);
 /* A seed from the clock, for games the user did not seed. */
 uint64_t clock_seed(void);
 /* A per-game seed derived from a study's seed and the game's number. */

@@ -20,12 +20,12 @@ typedef struct stepper {
 static int emit(stepper *s, int last)
 {
     s->fi.end_line = s->line;
-    s->fi.end_event = carc_events(s->g);
+    s->fi.end_award = carc_awards(s->g);
     s->fi.last = last;
     int stop = s->fn(s->user, s->g, &s->fi);
     s->fi.frame++;
     s->fi.first_line = s->line;
-    s->fi.first_event = s->fi.end_event;
+    s->fi.first_award = s->fi.end_award;
     return stop;
 }
 

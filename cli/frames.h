@@ -12,8 +12,8 @@ typedef struct frame_info {
     int active;       /* the seat whose turn it was, -1 for frame 0 */
     int first_line;   /* the record lines of the frame: [first_line, end_line) */
     int end_line;
-    int first_event;  /* its scoring events: [first_event, end_event) */
-    int end_event;
+    int first_award;  /* its awards: [first_award, end_award) */
+    int end_award;
     int last;         /* the last frame: the game's end, or where the record stops */
 } frame_info;
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "carc.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -21,8 +22,11 @@ static void usage(FILE *f)
             "  tiles check FILE  validate a tile-set file and summarise it\n"
             "  variants          list the shipped variants\n"
             "  variant show NAME print a variant's resolved configuration\n"
-            "  help              this text\n\n"
-            "'carc COMMAND --help' describes each command.\n");
+            "  help              this text\n"
+            "  --version         the version of carc\n\n"
+            "A variant is a name (carc variants lists them), a file, or modules joined with '+':\n"
+            "--variant base+robbers+fairy. 'carc COMMAND --help' describes each command.\n"
+            "Exit status: 0 done, 1 bad input (a variant, option, record or file), 2 bad usage.\n");
 }
 
 int main(int argc, char **argv)
@@ -34,6 +38,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("carc %s\n", CARC_VERSION);
         return 0;
     }
     if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);

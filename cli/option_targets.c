@@ -84,9 +84,10 @@ int option_target_of(const carc_game *g, int k, option_target *t)
     if (!after) goto out;
     /* A figure that came onto the board or moved on it comes first; a
      * figure that only left the board (a follower sent home) second. */
-    const fig_place *gone = NULL;
-    for (int i = 0; i < na; i++) {
-        const fig_place *was = i < nb ? &before[i] : NULL, *is = &after[i];
+    const fig_place *gone = NULL, none = {0, -1, CARC_AT_NONE, -1, -1, 0};
+    /* The kernel's count of figure slots shrinks when the last ones leave. */
+    for (int i = 0; i < (na > nb ? na : nb); i++) {
+        const fig_place *was = i < nb ? &before[i] : NULL, *is = i < na ? &after[i] : &none;
         if (was && same_place(was, is)) continue;
         if (is->where == CARC_AT_NONE) {
             if (was && !gone) gone = was;

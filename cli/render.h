@@ -56,8 +56,16 @@ void icon_figure(FILE *out, const char *kind, int owner, double x, double y, dou
 void name_colour(const char *name, char *buf, size_t n);
 
 /* ---- render_html.c: the replay page ---- */
+
+/* The largest replay page: each turn's frame draws the whole board, so a
+ * page grows with the square of a game's length; a long record from
+ * elsewhere is refused past this instead of filling memory and disk. */
+#define RENDER_HTML_MAX_BYTES (64l << 20)
 /* Replays the record and writes one self-contained page that opens at turn
  * start_turn (-1: the end). 0, or -1 with err. */
 int render_html(FILE *out, const carc_record *rec, const carc_rules *rules, int start_turn, char *err,
                 size_t errn);
+/* render_html with a page of at most max_bytes (render_html: RENDER_HTML_MAX_BYTES). */
+int render_html_limited(FILE *out, const carc_record *rec, const carc_rules *rules, int start_turn, long max_bytes,
+                        char *err, size_t errn);
 #endif

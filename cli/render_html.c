@@ -20,7 +20,8 @@ typedef struct page {
     char *frames_buf, *json_buf, *rows_buf;
     size_t frames_len, json_len, rows_len;
     int nframes, finished;
-    int failed;
+    int failed, too_large;
+    long max_bytes;
 } page;
 
 static const char page_style[] =
@@ -105,9 +106,9 @@ static void json_string(FILE *out, const char *s)
 static void json_scored(FILE *out, const carc_game *g, const frame_info *fi)
 {
     int n = 0;
-    for (int e = fi->first_event; e < fi->end_event; e++) {
-        int feature = carc_event_at(g, e)->feature, seen = 0;
-        for (int d = fi->first_event; d < e; d++) seen |= carc_event_at(g, d)->feature == feature;
+    for (int e = fi->first_award; e < fi->end_award; e++) {
+        int feature = carc_award_at(g, e)->feature, seen = 0;
+        for (int d = fi->first_award; d < e; d++) seen |= carc_award_at(g, d)->feature == feature;
         if (feature < 0 || seen) continue;
         for (int t = 0; t < carc_tiles_placed(g); t++)
             for (int s = 0; s < carc_segment_count(g, t); s++)
@@ -122,9 +123,9 @@ static void frame_json(page *pg, const carc_game *g, const frame_info *fi)
             fi->active, fi->last ? "true" : "false");
     for (int p = 0; p < carc_players(g); p++) fprintf(j, "%s%d", p ? "," : "", carc_score(g, p));
     fprintf(j, "],\"awards\":[");
-    for (int e = fi->first_event; e < fi->end_event; e++) {
-        const carc_award *a = carc_event_at(g, e);
-        fprintf(j, "%s[%d,%d,", e > fi->first_event ? "," : "", a->player, a->points);
+    for (int e = fi->first_award; e < fi->end_award; e++) {
+        const carc_award *a = carc_award_at(g, e);
+        fprintf(j, "%s[%d,%d,", e > fi->first_award ? "," : "", a->player, a->points);
         json_string(j, carc_reason_name(pg->rules, a->reason));
         fprintf(j, ",%d]", (a->flags & CARC_AWARD_FINAL) ? 1 : 0);
     }
@@ -151,9 +152,9 @@ static void frame_row(page *pg, const carc_game *g, const frame_info *fi)
         xml_text(r, pg->rec->lines[i].text);
     }
     fprintf(r, "</td><td>");
-    for (int e = fi->first_event; e < fi->end_event; e++) {
-        const carc_award *a = carc_event_at(g, e);
-        fprintf(r, "%s%+d %s ", e > fi->first_event ? "<br>" : "", a->points, view_seat_colour_name(a->player));
+    for (int e = fi->first_award; e < fi->end_award; e++) {
+        const carc_award *a = carc_award_at(g, e);
+        fprintf(r, "%s%+d %s ", e > fi->first_award ? "<br>" : "", a->points, view_seat_colour_name(a->player));
         xml_text(r, carc_reason_name(pg->rules, a->reason));
     }
     fprintf(r, "</td>");
@@ -178,6 +179,10 @@ static int on_frame(void *user, const carc_game *g, const frame_info *fi)
     frame_json(pg, g, fi);
     frame_row(pg, g, fi);
     pg->nframes++;
+    if (ftell(pg->frames) + ftell(pg->json) + ftell(pg->rows) > pg->max_bytes) {
+        pg->too_large = 1;
+        return 1;
+    }
     pg->finished = carc_is_finished(g);
     return 0;
 }
@@ -266,12 +271,19 @@ static void close_buffers(page *pg)
     pg->frames = pg->json = pg->rows = NULL;
 }
 
-/* The whole game first, for the board's extent; then turn by turn. */
 int render_html(FILE *out, const carc_record *rec, const carc_rules *rules, int start_turn, char *err,
                 size_t errn)
 {
+    return render_html_limited(out, rec, rules, start_turn, RENDER_HTML_MAX_BYTES, err, errn);
+}
+
+/* The whole game first, for the board's extent; then turn by turn. */
+int render_html_limited(FILE *out, const carc_record *rec, const carc_rules *rules, int start_turn, long max_bytes,
+                        char *err, size_t errn)
+{
     carc_game *end = NULL;
     page pg = {rec, rules};
+    pg.max_bytes = max_bytes;
     view end_view = {0};
     int rc = carc_replay(rec, rules, &end, err, errn);
     if (rc == 0 && view_of_game(&end_view, end) < 0) rc = -1, snprintf(err, errn, "out of memory");
@@ -283,7 +295,12 @@ int render_html(FILE *out, const carc_record *rec, const carc_rules *rules, int 
         if (!pg.frames || !pg.json || !pg.rows) rc = -1, snprintf(err, errn, "out of memory");
     }
     if (rc == 0) rc = frames_replay(rec, rules, on_frame, &pg, err, errn);
-    if (rc == 0 && pg.failed) rc = -1, snprintf(err, errn, "out of memory");
+    if (pg.too_large)
+        rc = -1, snprintf(err, errn,
+                          "%s: the replay page would be larger than %ld bytes (at turn %d): render one turn as SVG "
+                          "instead (--turn N --svg OUT.svg)",
+                          rec->path, max_bytes, pg.nframes - 1);
+    else if (rc == 0 && pg.failed) rc = -1, snprintf(err, errn, "out of memory");
     close_buffers(&pg);
     if (rc == 0) {
         int start = start_turn < 0 || start_turn >= pg.nframes ? pg.nframes - 1 : start_turn;

@@ -29,60 +29,242 @@ static double *column(int n)
     return x;
 }
 
-void report_sim(const study *s, FILE *f, bool json)
+/* ---- what was run: every report starts with it ------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* A CSV field, quoted when it must be. */
+static void csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The agent that played seat p (sim: the same in every game). */
+static const char *seat_agent(const study *s, int p)
+{
+    return s->agents[s->nresults ? s->results[0].agent[p] : p];
+}
+
+/* "P1 random, P2 mcts:200ms" (sim) or "random, greedy (seats rotated)". */
+static void players_line(const study *s, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int p = 0; p < (s->rotate ? s->nagents : s->nplayers); p++) {
+        size_t u = strlen(out);
+        if (s->rotate) snprintf(out + u, n - u, "%s%s", p ? ", " : "", s->agents[p]);
+        else snprintf(out + u, n - u, "%sP%d %s", p ? ", " : "", p + 1, seat_agent(s, p));
+    }
+    if (s->rotate) {
+        size_t u = strlen(out);
+        snprintf(out + u, n - u, " (%d seats, rotated from game to game)", s->nplayers);
+    }
+}
+
+static void settings_line(const study *s, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int i = 0; i < s->nsettings; i++) {
+        size_t u = strlen(out);
+        snprintf(out + u, n - u, "%s%s", i ? ", " : "", s->settings[i]);
+    }
+    if (!s->nsettings) snprintf(out, n, "all at their defaults");
+}
+
+static void overrides_line(const study *s, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int i = 0; i < s->noverrides; i++) {
+        size_t u = strlen(out);
+        snprintf(out + u, n - u, "%s%s", i ? ", " : "", s->overrides[i]);
+    }
+}
+
+/* Text: one line each, `prefix` before every line ("" or "A " for compare). */
+static void header_text(const study *s, FILE *f, const char *prefix)
+{
+    char buf[4096];
+    fprintf(f, "%svariant   %s", prefix, s->variant_name);
+    if (strcmp(s->variant, s->variant_name) != 0) fprintf(f, " (%s)", s->variant);
+    fprintf(f, "\n%s          %s\n", prefix, s->title);
+    fprintf(f, "%smodules   %s\n", prefix, s->modules);
+    settings_line(s, buf, sizeof buf);
+    fprintf(f, "%soptions   %s%s", prefix, s->nsettings ? "not at their default: " : "", buf);
+    if (s->noverrides) {
+        overrides_line(s, buf, sizeof buf);
+        fprintf(f, " (given with --option: %s)", buf);
+    }
+    players_line(s, buf, sizeof buf);
+    fprintf(f, "\n%splayers   %s\n", prefix, buf);
+    fprintf(f, "%sgames     %d, study seed %llu\n", prefix, s->nresults, (unsigned long long)s->seed);
+}
+
+/* JSON members (no braces): what was run. */
+static void header_json(const study *s, FILE *f)
+{
+    fprintf(f, "\"carc_version\": ");
+    json_str(f, s->version[0] ? s->version : CARC_VERSION);
+    fprintf(f, ", \"variant\": ");
+    json_str(f, s->variant_name);
+    fprintf(f, ", \"variant_given\": ");
+    json_str(f, s->variant);
+    fprintf(f, ", \"title\": ");
+    json_str(f, s->title);
+    fprintf(f, ", \"modules\": [");
+    char mods[1024];
+    snprintf(mods, sizeof mods, "%s", s->modules);
+    int k = 0;
+    for (char *save = NULL, *t = strtok_r(mods, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        fprintf(f, "%s", k++ ? ", " : "");
+        json_str(f, t);
+    }
+    fprintf(f, "], \"options_not_default\": {");
+    for (int i = 0; i < s->nsettings; i++) {
+        const char *eq = strchr(s->settings[i], '=');
+        char key[160];
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - s->settings[i]) : 0, s->settings[i]);
+        fprintf(f, "%s", i ? ", " : "");
+        json_str(f, key);
+        fprintf(f, ": ");
+        json_str(f, eq ? eq + 1 : "");
+    }
+    fprintf(f, "}, \"option_overrides\": [");
+    for (int i = 0; i < s->noverrides; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_str(f, s->overrides[i]);
+    }
+    fprintf(f, "], \"players\": [");
+    for (int p = 0; p < (s->rotate ? s->nagents : s->nplayers); p++) {
+        fprintf(f, "%s", p ? ", " : "");
+        json_str(f, s->rotate ? s->agents[p] : seat_agent(s, p));
+    }
+    fprintf(f, "], \"seats_rotated\": %s, \"games\": %d, \"seed\": %llu", s->rotate ? "true" : "false", s->nresults,
+            (unsigned long long)s->seed);
+}
+
+/* CSV: "# key: value" lines before the table (read.csv(comment.char = "#"),
+ * pandas.read_csv(comment = "#")). */
+static void header_csv(const study *s, FILE *f, const char *side)
+{
+    char buf[4096];
+    fprintf(f, "# carc %s %s\n", s->version[0] ? s->version : CARC_VERSION, s->label ? s->label : "");
+    fprintf(f, "# %svariant: %s (%s): %s\n", side, s->variant_name, s->variant, s->title);
+    fprintf(f, "# %smodules: %s\n", side, s->modules);
+    settings_line(s, buf, sizeof buf);
+    fprintf(f, "# %soptions not at their default: %s\n", side, s->nsettings ? buf : "none");
+    overrides_line(s, buf, sizeof buf);
+    fprintf(f, "# %soption overrides: %s\n", side, s->noverrides ? buf : "none");
+    players_line(s, buf, sizeof buf);
+    fprintf(f, "# %splayers: %s\n# %sgames: %d, study seed %llu\n", side, buf, side, s->nresults,
+            (unsigned long long)s->seed);
+}
+
+static void csv_row(FILE *f, const char *measure, int seat, const char *agent, int games, double v, double lo,
+                    double hi, bool ci)
+{
+    csv_str(f, measure);
+    if (seat) fprintf(f, ",%d,", seat);
+    else fprintf(f, ",,");
+    csv_str(f, agent ? agent : "");
+    fprintf(f, ",%d,%.6f", games, v);
+    if (ci) fprintf(f, ",%.6f,%.6f\n", lo, hi);
+    else fprintf(f, ",,\n");
+}
+
+void report_sim(const study *s, FILE *f, int format)
 {
     int n = s->nresults, np = s->nplayers;
+    bool json = format == REPORT_JSON, csv = format == REPORT_CSV;
     double *x = column(n), turns = 0;
     for (int i = 0; i < n; i++) turns += s->results[i].turns;
     if (json) {
-        fprintf(f, "{\"variant\": \"%s\", \"games\": %d, \"seed\": %llu, \"seconds\": %.3f, \"mean_turns\": %.3f, \"seats\": [",
-                s->variant_name, n, (unsigned long long)s->seed, s->seconds, n ? turns / n : 0);
+        fprintf(f, "{");
+        header_json(s, f);
+        fprintf(f, ", \"seconds\": %.3f, \"mean_turns\": %.3f, \"seats\": [", s->seconds, n ? turns / n : 0);
+    } else if (csv) {
+        header_csv(s, f, "");
+        fprintf(f, "measure,seat,agent,games,value,lo,hi\n");
     } else {
-        fprintf(f, "variant %s, %d games, seed %llu, %.2f s (%.0f games/s)\n\n", s->variant_name, n,
-                (unsigned long long)s->seed, s->seconds, s->seconds > 0 ? n / s->seconds : 0.0);
-        fprintf(f, "seat  agent          win rate  (95%% interval)     mean score  (95%% interval)      sd\n");
+        fprintf(f, "carc %s sim: %d games, %.2f s (%.0f games/s)\n", s->version[0] ? s->version : CARC_VERSION, n,
+                s->seconds, s->seconds > 0 ? n / s->seconds : 0.0);
+        header_text(s, f, "");
+        fprintf(f, "\nseat  agent          win rate  (95%% interval)     mean score  (95%% interval)      sd\n");
     }
     for (int p = 0; p < np; p++) {
         double wins = 0;
         for (int i = 0; i < n; i++) wins += win_share(&s->results[i], np, p);
         for (int i = 0; i < n; i++) x[i] = s->results[i].score[p];
         interval w = stat_wilson95(wins, n), m = stat_mean_ci95(x, n);
-        const char *agent = s->agents[n ? s->results[0].agent[p] : p];
-        if (json)
+        const char *agent = seat_agent(s, p);
+        if (json) {
+            fprintf(f, "%s{\"seat\": %d, \"agent\": ", p ? ", " : "", p + 1);
+            json_str(f, agent);
             fprintf(f,
-                    "%s{\"seat\": %d, \"agent\": \"%s\", \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
+                    ", \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
                     "\"mean_score\": %.4f, \"mean_score_lo\": %.4f, \"mean_score_hi\": %.4f, \"sd_score\": %.4f}",
-                    p ? ", " : "", p + 1, agent, n ? wins / n : 0, w.lo, w.hi, stat_mean(x, n), m.lo, m.hi, stat_sd(x, n));
-        else
+                    n ? wins / n : 0, w.lo, w.hi, stat_mean(x, n), m.lo, m.hi, stat_sd(x, n));
+        } else if (csv) {
+            csv_row(f, "win rate", p + 1, agent, n, n ? wins / n : 0, w.lo, w.hi, true);
+            csv_row(f, "mean score", p + 1, agent, n, stat_mean(x, n), m.lo, m.hi, true);
+            csv_row(f, "score sd", p + 1, agent, n, stat_sd(x, n), 0, 0, false);
+        } else {
             fprintf(f, "%4d  %-12s %7.1f%%  [%5.1f%%, %5.1f%%]   %9.2f  [%7.2f, %7.2f]  %6.2f\n", p + 1, agent,
                     n ? 100.0 * wins / n : 0, 100 * w.lo, 100 * w.hi, stat_mean(x, n), m.lo, m.hi, stat_sd(x, n));
+        }
     }
     if (json) fprintf(f, "], \"points_by_reason\": {");
-    else fprintf(f, "\npoints per game by reason (all players):\n");
+    else if (!csv) fprintf(f, "\npoints per game by reason (all players):\n");
     bool first = true;
     for (int k = 0; k < s->nreasons; k++) {
         double total = 0;
         for (int i = 0; i < n; i++) total += s->results[i].points[k];
         if (!total) continue;
+        char measure[64];
+        snprintf(measure, sizeof measure, "points per game: %s", s->reasons[k]);
         if (json) fprintf(f, "%s\"%s\": %.4f", first ? "" : ", ", s->reasons[k], total / n);
+        else if (csv) csv_row(f, measure, 0, NULL, n, total / n, 0, 0, false);
         else fprintf(f, "  %-12s %8.2f\n", s->reasons[k], total / n);
         first = false;
     }
     if (json) fprintf(f, "}}\n");
+    else if (csv) csv_row(f, "mean game length (turns)", 0, NULL, n, n ? turns / n : 0, 0, 0, false);
     else fprintf(f, "\nmean game length: %.2f turns\n", n ? turns / n : 0);
     free(x);
 }
 
-void report_tournament(const study *s, FILE *f, bool json)
+void report_tournament(const study *s, FILE *f, int format)
 {
     int n = s->nresults, np = s->nplayers;
+    bool json = format == REPORT_JSON, csv = format == REPORT_CSV;
     double *x = column(n * np);
-    if (json) fprintf(f, "{\"variant\": \"%s\", \"games\": %d, \"seed\": %llu, \"agents\": [", s->variant_name, n,
-                      (unsigned long long)s->seed);
-    else {
-        fprintf(f, "tournament: variant %s, %d games, %d seats rotated, seed %llu\n\n", s->variant_name, n, np,
-                (unsigned long long)s->seed);
-        fprintf(f, "agent            games   win rate  (95%% interval)     mean score  (95%% interval)\n");
+    if (json) {
+        fprintf(f, "{");
+        header_json(s, f);
+        fprintf(f, ", \"agents\": [");
+    } else if (csv) {
+        header_csv(s, f, "");
+        fprintf(f, "measure,seat,agent,games,value,lo,hi\n");
+    } else {
+        fprintf(f, "carc %s tournament: %d games, %d seats rotated\n", s->version[0] ? s->version : CARC_VERSION, n, np);
+        header_text(s, f, "");
+        fprintf(f, "\nagent            games   win rate  (95%% interval)     mean score  (95%% interval)\n");
     }
     for (int a = 0; a < s->nagents; a++) {
         double wins = 0;
@@ -95,24 +277,30 @@ void report_tournament(const study *s, FILE *f, bool json)
                     x[nx++] = s->results[i].score[p];
                 }
         interval w = stat_wilson95(wins, played), m = stat_mean_ci95(x, nx);
-        if (json)
+        if (json) {
+            fprintf(f, "%s{\"agent\": ", a ? ", " : "");
+            json_str(f, s->agents[a]);
             fprintf(f,
-                    "%s{\"agent\": \"%s\", \"games\": %d, \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
+                    ", \"games\": %d, \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
                     "\"mean_score\": %.4f, \"mean_score_lo\": %.4f, \"mean_score_hi\": %.4f}",
-                    a ? ", " : "", s->agents[a], played, played ? wins / played : 0, w.lo, w.hi, stat_mean(x, nx), m.lo,
-                    m.hi);
-        else
+                    played, played ? wins / played : 0, w.lo, w.hi, stat_mean(x, nx), m.lo, m.hi);
+        } else if (csv) {
+            csv_row(f, "win rate", 0, s->agents[a], played, played ? wins / played : 0, w.lo, w.hi, true);
+            csv_row(f, "mean score", 0, s->agents[a], played, stat_mean(x, nx), m.lo, m.hi, true);
+        } else {
             fprintf(f, "%-15s %6d %8.1f%%  [%5.1f%%, %5.1f%%]   %9.2f  [%7.2f, %7.2f]\n", s->agents[a], played,
                     played ? 100.0 * wins / played : 0, 100 * w.lo, 100 * w.hi, stat_mean(x, nx), m.lo, m.hi);
+        }
     }
     if (json) fprintf(f, "], \"seats\": [");
-    else fprintf(f, "\nwin rate by seat (whoever sat there):\n");
+    else if (!csv) fprintf(f, "\nwin rate by seat (whoever sat there):\n");
     for (int p = 0; p < np; p++) {
         double wins = 0;
         for (int i = 0; i < n; i++) wins += win_share(&s->results[i], np, p);
         interval w = stat_wilson95(wins, n);
         if (json) fprintf(f, "%s{\"seat\": %d, \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f}",
                           p ? ", " : "", p + 1, n ? wins / n : 0, w.lo, w.hi);
+        else if (csv) csv_row(f, "win rate by seat", p + 1, NULL, n, n ? wins / n : 0, w.lo, w.hi, true);
         else fprintf(f, "  seat %d  %6.1f%%  [%5.1f%%, %5.1f%%]\n", p + 1, n ? 100.0 * wins / n : 0, 100 * w.lo, 100 * w.hi);
     }
     if (json) fprintf(f, "]}\n");
@@ -205,41 +393,79 @@ int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
     return nrows;
 }
 
+/* The seats with the highest score, as a bit set. */
+static unsigned winners(const study_game *g, int np)
+{
+    int best = g->score[0];
+    for (int p = 1; p < np; p++)
+        if (g->score[p] > best) best = g->score[p];
+    unsigned set = 0;
+    for (int p = 0; p < np; p++)
+        if (g->score[p] == best) set |= 1u << p;
+    return set;
+}
+
+winner_change compare_winner_change(const study *a, const study *b)
+{
+    winner_change w = {0, 0, 0, 0, a->seed == b->seed};
+    int n = a->nresults < b->nresults ? a->nresults : b->nresults;
+    for (int i = 0; i < n; i++)
+        if (winners(&a->results[i], a->nplayers) != winners(&b->results[i], b->nplayers)) w.changed++;
+    w.games = n;
+    interval ci = stat_wilson95(w.changed, n);
+    w.lo = ci.lo;
+    w.hi = ci.hi;
+    return w;
+}
+
 void report_compare(const study *a, const study *b, FILE *f, int format)
 {
     compare_row rows[METRIC_FIXED + 2 * STUDY_MAX_REASONS];
     int nrows = compare_metrics(a, b, rows, (int)(sizeof rows / sizeof rows[0]));
     int n = a->nresults < b->nresults ? a->nresults : b->nresults;
+    winner_change wc = compare_winner_change(a, b);
+    double rate = wc.games ? (double)wc.changed / wc.games : 0;
     if (format == REPORT_JSON) {
-        fprintf(f, "{\"a\": {\"variant\": \"%s\", \"options\": [", a->variant);
-        for (int i = 0; i < a->noverrides; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", a->overrides[i]);
-        fprintf(f, "]}, \"b\": {\"variant\": \"%s\", \"options\": [", b->variant);
-        for (int i = 0; i < b->noverrides; i++) fprintf(f, "%s\"%s\"", i ? ", " : "", b->overrides[i]);
-        fprintf(f, "]}, \"games\": %d, \"metrics\": [", n);
-        for (int i = 0; i < nrows; i++)
-            fprintf(f, "%s{\"metric\": \"%s\", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"significant\": %s}",
-                    i ? ", " : "", rows[i].name, rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi,
-                    rows[i].significant ? "true" : "false");
+        fprintf(f, "{\"a\": {");
+        header_json(a, f);
+        fprintf(f, "}, \"b\": {");
+        header_json(b, f);
+        fprintf(f, "}, \"games\": %d, \"paired\": %s, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
+                   "\"hi\": %.6f}, \"metrics\": [",
+                n, wc.paired ? "true" : "false", wc.changed, rate, wc.lo, wc.hi);
+        for (int i = 0; i < nrows; i++) {
+            fprintf(f, "%s{\"metric\": ", i ? ", " : "");
+            json_str(f, rows[i].name);
+            fprintf(f, ", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"significant\": %s}",
+                    rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi, rows[i].significant ? "true" : "false");
+        }
         fprintf(f, "]}\n");
         return;
     }
     if (format == REPORT_CSV) {
+        header_csv(a, f, "A ");
+        header_csv(b, f, "B ");
         fprintf(f, "metric,a,b,diff,lo,hi,significant\n");
-        for (int i = 0; i < nrows; i++)
-            fprintf(f, "\"%s\",%.6f,%.6f,%.6f,%.6f,%.6f,%s\n", rows[i].name, rows[i].a, rows[i].b, rows[i].diff,
-                    rows[i].lo, rows[i].hi, rows[i].significant ? "yes" : "no");
+        for (int i = 0; i < nrows; i++) {
+            csv_str(f, rows[i].name);
+            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.6f,%s\n", rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi,
+                    rows[i].significant ? "yes" : "no");
+        }
+        fprintf(f, "winner changed between A and B (share of games),,,%.6f,%.6f,%.6f,\n", rate, wc.lo, wc.hi);
         return;
     }
-    fprintf(f, "A: %s", a->variant);
-    for (int i = 0; i < a->noverrides; i++) fprintf(f, " %s", a->overrides[i]);
-    fprintf(f, "\nB: %s", b->variant);
-    for (int i = 0; i < b->noverrides; i++) fprintf(f, " %s", b->overrides[i]);
-    fprintf(f, "\n%d paired games (game i of A and of B share a seed)\n\n", n);
-    fprintf(f, "%-42s %9s %9s %9s  %-22s %s\n", "metric", "A", "B", "B - A", "95% interval", "significant");
+    fprintf(f, "carc %s compare: %d paired games (game i of A and of B share a seed)\n",
+            a->version[0] ? a->version : CARC_VERSION, n);
+    header_text(a, f, "A ");
+    header_text(b, f, "B ");
+    fprintf(f, "\n%-42s %9s %9s %9s  %-22s %s\n", "metric", "A", "B", "B - A", "95% interval", "significant");
     for (int i = 0; i < nrows; i++) {
         char ci[64];
         snprintf(ci, sizeof ci, "[%.2f, %.2f]", rows[i].lo, rows[i].hi);
         fprintf(f, "%-42s %9.2f %9.2f %+9.2f  %-22s %s\n", rows[i].name, rows[i].a, rows[i].b, rows[i].diff, ci,
                 rows[i].significant ? "yes" : "no");
     }
+    fprintf(f, "\nthe winner changed between A and B in %d of %d games: %.1f%% [%.1f%%, %.1f%%] (95%% interval)%s\n",
+            wc.changed, wc.games, 100 * rate, 100 * wc.lo, 100 * wc.hi,
+            wc.paired ? "" : "; the seeds differ (--seed-b), so the games are not the same games");
 }

@@ -47,8 +47,8 @@ static void log_entry(serve_session *s, const char *kind, int seat, const char *
 /* The awards since event `from`, into the log. */
 static void log_awards(serve_session *s, int from)
 {
-    for (int i = from; i < carc_events(s->g); i++) {
-        const carc_award *a = carc_event_at(s->g, i);
+    for (int i = from; i < carc_awards(s->g); i++) {
+        const carc_award *a = carc_award_at(s->g, i);
         char text[256];
         log_award_text(s->g, i, text, sizeof text);
         json_array_append_new(
@@ -96,7 +96,7 @@ static int save(serve_session *s, char *err, size_t errn)
 static int apply(serve_session *s, int k, char *err, size_t errn)
 {
     char text[512];
-    int seat = carc_decision_player(s->g), tiles = carc_tiles_placed(s->g), events = carc_events(s->g);
+    int seat = carc_decision_player(s->g), tiles = carc_tiles_placed(s->g), events = carc_awards(s->g);
     if (carc_option_record_text(s->g, k, text, sizeof text) < 0) {
         snprintf(err, errn, "the option '%s' reads like another option of this decision, so the record could not "
                             "replay it",
@@ -122,7 +122,7 @@ static int apply(serve_session *s, int k, char *err, size_t errn)
 static int settle(serve_session *s, char *err, size_t errn)
 {
     for (;;) {
-        int events = carc_events(s->g);
+        int events = carc_awards(s->g);
         int st = carc_advance(s->g);
         log_awards(s, events);
         if (st == CARC_NEED_CHOICE || st == CARC_FINISHED) return 0;
@@ -162,7 +162,7 @@ static int replay(serve_session *s, char *const *lines, int n, char *err, size_t
             if (add_line(s, l, -1) < 0) goto oom;
             continue;
         }
-        int events = carc_events(s->g), st = carc_advance(s->g);
+        int events = carc_awards(s->g), st = carc_advance(s->g);
         log_awards(s, events);
         if (st == CARC_FINISHED || st == CARC_FAILED) {
             snprintf(err, errn, "line %d '%.80s': the game %s before it", i + 1, l,

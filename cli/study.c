@@ -106,8 +106,8 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
         }
         /* Reason numbers are the rules'; s->reasons was filled from the
          * same rules before the threads started. */
-        for (int e = 0; e < carc_events(g); e++) {
-            const carc_award *a = carc_event_at(g, e);
+        for (int e = 0; e < carc_awards(g); e++) {
+            const carc_award *a = carc_award_at(g, e);
             if (a->reason < STUDY_MAX_REASONS) r->points[a->reason] += a->points;
         }
     } else {
@@ -180,6 +180,17 @@ int study_run(study *s)
         return -1;
     }
     snprintf(s->variant_name, sizeof s->variant_name, "%s", carc_rules_name(rules));
+    snprintf(s->title, sizeof s->title, "%s", carc_rules_title(rules));
+    snprintf(s->modules, sizeof s->modules, "%s", carc_rules_modules(rules));
+    snprintf(s->version, sizeof s->version, "%s", CARC_VERSION);
+    s->nsettings = 0;
+    for (int i = 0; i < carc_rules_options(rules) && s->nsettings < 64; i++) {
+        if (carc_rules_option_is_default(rules, i)) continue;
+        const char *key = carc_rules_option_key(rules, i);
+        char val[64];
+        carc_rules_option(rules, key, val, sizeof val);
+        snprintf(s->settings[s->nsettings++], sizeof s->settings[0], "%s=%s", key, val);
+    }
     s->nreasons = 0;
     for (int i = 0; i < STUDY_MAX_REASONS; i++) {
         const char *name = carc_reason_name(rules, i);
@@ -244,10 +255,21 @@ void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *si
         json_str(f, s->variant);
         fprintf(f, ", \"variant_name\": ");
         json_str(f, s->variant_name);
+        fprintf(f, ", \"title\": ");
+        json_str(f, s->title);
+        fprintf(f, ", \"modules\": ");
+        json_str(f, s->modules);
+        fprintf(f, ", \"carc_version\": ");
+        json_str(f, s->version);
         fprintf(f, ", \"options\": [");
         for (int k = 0; k < s->noverrides; k++) {
             if (k) fprintf(f, ", ");
             json_str(f, s->overrides[k]);
+        }
+        fprintf(f, "], \"settings\": [");
+        for (int k = 0; k < s->nsettings; k++) {
+            if (k) fprintf(f, ", ");
+            json_str(f, s->settings[k]);
         }
         fprintf(f, "], \"study_seed\": %llu, \"games\": %d, \"index\": %d, \"seed\": %llu, \"turns\": %d, \"agents\": [",
                 (unsigned long long)s->seed, s->games, r->index, (unsigned long long)r->seed, r->turns);
@@ -324,9 +346,10 @@ static bool jnumber(jp *j, long long *v)
 static int parse_line(const char *line, study *a, study *b, char *kind, size_t kindn)
 {
     jp j = {line};
-    char key[64], side[8] = "", variant[512] = "", vname[64] = "", agents[CARC_MAX_PLAYERS][64], reason[32];
-    char options[32][160];
-    int nopt = 0, nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
+    char key[64], side[8] = "", variant[512] = "", vname[256] = "", agents[CARC_MAX_PLAYERS][64], reason[32];
+    char options[32][160], title[512] = "", modules[1024] = "", version[32] = "";
+    static _Thread_local char settings[64][160];
+    int nopt = 0, nset = 0, nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
     char ptnames[STUDY_MAX_REASONS][32];
     long long index = -1, seed = 0, turns = 0, study_seed = 0, games = 0;
     if (!lit(&j, '{')) return -1;
@@ -340,13 +363,22 @@ static int parse_line(const char *line, study *a, study *b, char *kind, size_t k
             if (!jstring(&j, variant, sizeof variant)) return -1;
         } else if (strcmp(key, "variant_name") == 0) {
             if (!jstring(&j, vname, sizeof vname)) return -1;
-        } else if (strcmp(key, "options") == 0 || strcmp(key, "agents") == 0) {
-            bool opts = key[0] == 'o';
+        } else if (strcmp(key, "title") == 0) {
+            if (!jstring(&j, title, sizeof title)) return -1;
+        } else if (strcmp(key, "modules") == 0) {
+            if (!jstring(&j, modules, sizeof modules)) return -1;
+        } else if (strcmp(key, "carc_version") == 0) {
+            if (!jstring(&j, version, sizeof version)) return -1;
+        } else if (strcmp(key, "options") == 0 || strcmp(key, "agents") == 0 || strcmp(key, "settings") == 0) {
+            int which = key[0] == 'o' ? 0 : key[0] == 'a' ? 1 : 2;
             if (!lit(&j, '[')) return -1;
             if (!lit(&j, ']')) {
                 do {
-                    if (opts ? nopt >= 32 : nag >= CARC_MAX_PLAYERS) return -1;
-                    if (!(opts ? jstring(&j, options[nopt++], 160) : jstring(&j, agents[nag++], 64))) return -1;
+                    bool ok;
+                    if (which == 0) ok = nopt < 32 && jstring(&j, options[nopt++], 160);
+                    else if (which == 1) ok = nag < CARC_MAX_PLAYERS && jstring(&j, agents[nag++], 64);
+                    else ok = nset < 64 && jstring(&j, settings[nset++], 160);
+                    if (!ok) return -1;
                 } while (lit(&j, ','));
                 if (!lit(&j, ']')) return -1;
             }
@@ -387,6 +419,11 @@ static int parse_line(const char *line, study *a, study *b, char *kind, size_t k
     if (s->nresults == 0 && s->nplayers == 0) {
         snprintf(s->variant, sizeof s->variant, "%s", variant);
         snprintf(s->variant_name, sizeof s->variant_name, "%s", vname);
+        snprintf(s->title, sizeof s->title, "%s", title);
+        snprintf(s->modules, sizeof s->modules, "%s", modules);
+        snprintf(s->version, sizeof s->version, "%s", version);
+        s->nsettings = nset;
+        for (int i = 0; i < nset; i++) snprintf(s->settings[i], sizeof s->settings[i], "%s", settings[i]);
         s->noverrides = nopt;
         for (int i = 0; i < nopt; i++) snprintf(s->overrides[i], sizeof s->overrides[i], "%s", options[i]);
         s->nplayers = nsc;
@@ -434,7 +471,7 @@ int study_read_jsonl(const char *path, study *a, study *b, char *kind, size_t ki
         snprintf(err, errn, "%s: cannot open", path);
         return -1;
     }
-    char line[8192];
+    static _Thread_local char line[32768];
     int lineno = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;

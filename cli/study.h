@@ -44,7 +44,14 @@ typedef struct study {
     int nresults;
     char reasons[STUDY_MAX_REASONS][32];
     int nreasons;
-    char variant_name[64];
+    char variant_name[256];
+    /* what the variant is, for reports (filled by study_run, or read back
+     * from shard lines) */
+    char title[512];
+    char modules[1024];                /* its modules in load order */
+    char settings[64][160];            /* "key=value" of every option not at its default */
+    int nsettings;
+    char version[32];                  /* the carc that played the games */
     double seconds;
     char error[1200];
 } study;

@@ -9,6 +9,7 @@
 
 #include "agents.h"
 #include "commands.h"
+#include "report.h"
 
 void study_args_usage(FILE *f)
 {
@@ -20,8 +21,10 @@ void study_args_usage(FILE *f)
                "  --option KEY=VALUE   a rule option for this run (repeatable)\n"
                "  --records DIR        keep every game's record in DIR\n"
                "  --shard K/N          play only games i with i mod N = K-1 and print them as JSON\n"
-               "                       lines for 'carc stats merge' (with --out FILE: into FILE)\n"
+               "                       lines for 'carc stats merge'\n"
+               "  --out FILE           write the report (or the shard's lines) into FILE\n"
                "  --json               the report as one JSON object\n"
+               "  --csv                the report as CSV (what was run in '# ' lines first)\n"
                "  --allow-plugin-paths let the variant load C plugins from paths it gives (native\n"
                "                       code: only files you trust; docs/security.md)\n"
                "agents:\n");
@@ -80,9 +83,14 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
         }
         for (int p = 0; p < n; p++) {
             char err[256];
+            if (strcmp(parts[p], "human") == 0) {
+                fprintf(stderr, "carc %s: the human agent plays at the terminal, one game at a time: "
+                                "carc play --players human,greedy\n", cmd);
+                return -1;
+            }
             agent *ag = agent_create(parts[p], 0, p, err, sizeof err);
             if (!ag) {
-                fprintf(stderr, "carc %s: ", cmd), term_puts(stderr, err), fputc('\n', stderr);
+                agent_error(cmd, parts[p], err);
                 return -1;
             }
             agent_free(ag);
@@ -126,6 +134,28 @@ void study_defaults(study *s)
     s->progress = true;
 }
 
+int study_format(const study_flags *fl) { return fl->json ? REPORT_JSON : fl->csv ? REPORT_CSV : REPORT_TABLE; }
+
+/* An agent that did not parse: the closest names, or what a budget looks like. */
+void agent_error(const char *cmd, const char *spec, const char *err)
+{
+    static const char *const names[] = {"random", "greedy", "human", "mcts"};
+    char msg[1024], hint[200] = "";
+    if (strncmp(spec, "mcts:", 5) == 0) {
+        snprintf(msg, sizeof msg, "%s (mcts takes a budget :Nit, :Nms or :Ns: mcts:5000it, mcts:200ms, mcts:2s; "
+                                  "`carc %s --help` lists the agents)", err, cmd);
+    } else {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
+        carc_suggest(name, names, 4, hint, sizeof hint);
+        snprintf(msg, sizeof msg, "%s%s%s%s (`carc %s --help` lists the agents)", err, hint[0] ? ": did you mean " : "",
+                 hint, hint[0] ? "?" : "", cmd);
+    }
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "carc %s", cmd);
+    term_error(prefix, msg);
+}
+
 FILE *study_out(const char *cmd, const study_flags *fl)
 {
     if (!fl->out) return stdout;
@@ -135,7 +165,7 @@ FILE *study_out(const char *cmd, const study_flags *fl)
 }
 
 int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
-                  void (*report)(const study *, FILE *, bool))
+                  void (*report)(const study *, FILE *, int))
 {
     static study s; /* large: not on the stack */
     study_defaults(&s);
@@ -147,10 +177,11 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
         }
         int rc = study_args_parse(cmd, argc, argv, &s, &fl, &i);
         if (rc < 0) return 2;
-        if (rc == 0) {
-            fprintf(stderr, "carc %s: unknown argument '%s' (see carc %s --help)\n", cmd, argv[i], cmd);
-            return 2;
-        }
+        if (rc == 0) return arg_unknown(cmd, argv[i]);
+    }
+    if (fl.json && fl.csv) {
+        fprintf(stderr, "carc %s: --json and --csv: choose one\n", cmd);
+        return 2;
     }
     s.rotate = rotate;
     s.label = cmd;
@@ -161,16 +192,13 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
         return strstr(s.error, "players, not") ? 2 : 1;
     }
     int rc = 0;
-    if (fl.sharded) {
-        FILE *out = study_out(cmd, &fl);
-        if (out) {
-            study_write_jsonl(&s, out, cmd, "");
-            if (out != stdout) fclose(out);
-        } else {
-            rc = 1;
-        }
-    } else {
-        report(&s, stdout, fl.json);
+    FILE *out = study_out(cmd, &fl);
+    if (!out) rc = 1;
+    else if (fl.sharded) study_write_jsonl(&s, out, cmd, "");
+    else report(&s, out, study_format(&fl));
+    if (out && out != stdout && fclose(out) != 0) {
+        fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl.out);
+        rc = 1;
     }
     study_free(&s);
     return rc;

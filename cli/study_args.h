@@ -17,10 +17,15 @@ void study_defaults(study *s);
  * not one, -1 on a bad value (message printed). */
 int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_flags *fl, int *i);
 void study_args_usage(FILE *f);
-/* Where shard lines go: --out FILE or stdout; NULL (message printed) if it cannot be opened. */
+/* Where the report or shard lines go: --out FILE or stdout; NULL (message
+ * printed) if it cannot be opened. */
 FILE *study_out(const char *cmd, const study_flags *fl);
+/* REPORT_TABLE, REPORT_JSON (--json) or REPORT_CSV (--csv). */
+int study_format(const study_flags *fl);
+/* Prints why an agent name did not parse, with the closest names. */
+void agent_error(const char *cmd, const char *spec, const char *err);
 /* The whole of `carc sim` and `carc tournament`: parse the shared flags, run
  * the study, print its report (or its shard lines). Returns the exit status. */
 int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
-                  void (*report)(const study *, FILE *, bool));
+                  void (*report)(const study *, FILE *, int));
 #endif

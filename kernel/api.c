@@ -335,7 +335,8 @@ static int api_figure(carc_ctx *ctx, int f, carc_figure_info *out)
     GAME_ONLY(ctx, -1);
     if (f < 0 || f >= ctx->g->nfigs || !out) return -1;
     const figure *fg = &ctx->g->figs[f];
-    *out = (carc_figure_info){fg->kind, fg->owner, fg->where, fg->tile, fg->seg, fg->space};
+    *out = (carc_figure_info){.kind = fg->kind, .seat = fg->seat, .where = fg->where, .tile = fg->tile, .seg = fg->seg,
+                              .space = fg->space};
     return fg->where;
 }
 
@@ -349,13 +350,13 @@ static bool where_ok(carc_ctx *ctx, int where, int t, int s, int space)
     }
 }
 
-static int api_figure_place(carc_ctx *ctx, int kind, int owner, int where, int t, int s, int space, int from_supply)
+static int api_figure_place(carc_ctx *ctx, int kind, int seat, int where, int t, int s, int space, int from_supply)
 {
     GAME_ONLY(ctx, -1);
-    if (kind < 0 || kind >= ctx->rules->nfigkinds || (owner != -1 && !player_ok(ctx, owner)) ||
+    if (kind < 0 || kind >= ctx->rules->nfigkinds || (seat != -1 && !player_ok(ctx, seat)) ||
         !where_ok(ctx, where, t, s, space))
         return api_error(ctx, "figure_place: bad figure, owner or place");
-    int f = fig_place(ctx->g, kind, owner, where, t, s, space, from_supply != 0);
+    int f = fig_place(ctx->g, kind, seat, where, t, s, space, from_supply != 0);
     if (f == -1) return api_error(ctx, "figure_place: none left in the supply");
     if (f < 0) return api_error(ctx, "figure_place: too many figures");
     return f;
@@ -365,7 +366,7 @@ static int api_figure_move(carc_ctx *ctx, int f, int where, int t, int s, int sp
 {
     GAME_ONLY(ctx, -1);
     carc_game *g = ctx->g;
-    if (f < 0 || f >= g->nfigs || g->figs[f].where == WHERE_NONE || !where_ok(ctx, where, t, s, space))
+    if (f < 0 || f >= g->nfigs || g->figs[f].where == CARC_AT_NONE || !where_ok(ctx, where, t, s, space))
         return api_error(ctx, "figure_move: bad figure or place");
     fig_move(g, f, where, t, s, space);
     return 0;
@@ -375,7 +376,7 @@ static int api_figure_remove(carc_ctx *ctx, int f, int how)
 {
     GAME_ONLY(ctx, -1);
     carc_game *g = ctx->g;
-    if (f < 0 || f >= g->nfigs || g->figs[f].where == WHERE_NONE || (how != CARC_GONE_RETURNED && how != CARC_GONE_BOX))
+    if (f < 0 || f >= g->nfigs || g->figs[f].where == CARC_AT_NONE || (how != CARC_GONE_RETURNED && how != CARC_GONE_BOX))
         return api_error(ctx, "figure_remove: bad figure or how");
     return fig_remove_event(g, f, how, fig_feature(g, f));
 }

@@ -11,9 +11,9 @@
 
 #include "core.h"
 
-static int ph_turn_start(struct carc_ctx *ctx, int step)
+static int ph_turn_start(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     carc_game *g = ctx->g;
     carc_event e = {0};
     if (g->turn.number == 0) dispatch(g, CARC_EV_GAME_START, &e);
@@ -24,7 +24,7 @@ static int ph_turn_start(struct carc_ctx *ctx, int step)
     g->turn.ncompleted = 0;
     e.player = g->turn.active;
     dispatch(g, CARC_EV_TURN_START, &e);
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
 static bool pile_has_placeable(const carc_game *g)
@@ -36,17 +36,17 @@ static bool pile_has_placeable(const carc_game *g)
 
 /* Draws until a placeable tile comes (BASE-6); plugins may set a drawn tile
  * aside or put it back (CARC_EV_TILE_DRAWN). */
-static int ph_draw(struct carc_ctx *ctx, int step)
+static int ph_draw(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     carc_game *g = ctx->g;
     int type = g->turn.drawn;
     if (type < 0) {
-        if (g->npile == 0) return PHASE_END_GAME;
+        if (g->npile == 0) return CARC_PHASE_END_GAME;
         /* unplaceable-tile=reshuffle: the game ends when no tile left fits. */
-        if (g->rules->k.unplaceable_reshuffle && !pile_has_placeable(g)) return PHASE_END_GAME;
+        if (g->rules->k.unplaceable_reshuffle && !pile_has_placeable(g)) return CARC_PHASE_END_GAME;
         g->need_draw = true;
-        return PHASE_AGAIN;
+        return CARC_PHASE_AGAIN;
     }
     carc_event e = {0};
     e.player = g->turn.active;
@@ -56,28 +56,28 @@ static int ph_draw(struct carc_ctx *ctx, int step)
     if (e.value == CARC_DRAW_SET_ASIDE) {
         g->aside[g->naside++] = (int16_t)type;
         g->turn.drawn = -1;
-        return PHASE_AGAIN;
+        return CARC_PHASE_AGAIN;
     }
     if (e.value == CARC_DRAW_PUT_BACK) {
         g->pile[g->npile++] = (int16_t)type;
         g->turn.drawn = -1;
-        return PHASE_AGAIN;
+        return CARC_PHASE_AGAIN;
     }
     if (!board_any_placement(g, type)) {
         g->turn.drawn = -1;
         if (g->rules->k.unplaceable_reshuffle) {
             g->pile[g->npile++] = (int16_t)type;
-            if (!pile_has_placeable(g)) return PHASE_END_GAME;
+            if (!pile_has_placeable(g)) return CARC_PHASE_END_GAME;
         }
-        return PHASE_AGAIN;
+        return CARC_PHASE_AGAIN;
     }
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
-static int ph_place(struct carc_ctx *ctx, int step)
+static int ph_place(struct carc_ctx *ctx, int call)
 {
     carc_game *g = ctx->g;
-    if (step > 0) return PHASE_DONE;
+    if (call > 0) return CARC_PHASE_DONE;
     int type = g->turn.drawn, first = g->nopts;
     const uint32_t *sig = g->rules->types[type].sig;
     for (int i = 0; i < g->nfront; i++) {
@@ -93,7 +93,7 @@ static int ph_place(struct carc_ctx *ctx, int step)
         }
     }
     decision_pose_built(g, g->turn.active, 0, "place", first);
-    return PHASE_AGAIN;
+    return CARC_PHASE_AGAIN;
 }
 
 /* The kernel's deploy options on the placed tile (BASE-7..9). */
@@ -116,10 +116,10 @@ static void offer_deploys(carc_game *g)
     }
 }
 
-static int ph_action(struct carc_ctx *ctx, int step)
+static int ph_action(struct carc_ctx *ctx, int call)
 {
     carc_game *g = ctx->g;
-    if (step > 0) return PHASE_DONE;
+    if (call > 0) return CARC_PHASE_DONE;
     int first = g->nopts;
     decision_build_begin(g);
     offer_deploys(g);
@@ -140,15 +140,15 @@ static int ph_action(struct carc_ctx *ctx, int step)
         o->code = BASE_OPT_PASS;
     }
     decision_pose_built(g, g->turn.active, 0, "action", first);
-    return PHASE_AGAIN;
+    return CARC_PHASE_AGAIN;
 }
 
 /* Scores what the placement completed (BASE-10, BASE-15..19): roads, cities
  * and cloisters in one batch, followers back, then plugins score their kinds
  * (CARC_EV_SCORE), then the scoring step ends. */
-static int ph_score(struct carc_ctx *ctx, int step)
+static int ph_score(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     carc_game *g = ctx->g;
     g->score_step++;
     carc_event e = {0};
@@ -173,49 +173,49 @@ static int ph_score(struct carc_ctx *ctx, int step)
     dispatch(g, CARC_EV_SCORE, &e);
     e.value = g->score_step;
     dispatch(g, CARC_EV_SCORE_STEP_END, &e);
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
-static int ph_turn_end(struct carc_ctx *ctx, int step)
+static int ph_turn_end(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     carc_game *g = ctx->g;
     carc_event e = {0};
     e.player = g->turn.active;
     dispatch(g, CARC_EV_TURN_END, &e);
-    if (g->stop_requested || g->npile == 0) return PHASE_END_GAME;
-    return PHASE_DONE;
+    if (g->stop_requested || g->npile == 0) return CARC_PHASE_END_GAME;
+    return CARC_PHASE_DONE;
 }
 
-static int ph_game_end(struct carc_ctx *ctx, int step)
+static int ph_game_end(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     carc_event e = {0};
     e.player = ctx->g->turn.active;
     dispatch(ctx->g, CARC_EV_GAME_END, &e);
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
-static int ph_final_features(struct carc_ctx *ctx, int step)
+static int ph_final_features(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     score_final_features(ctx->g);
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
-static int ph_final_farms(struct carc_ctx *ctx, int step)
+static int ph_final_farms(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     score_farms(ctx->g);
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
-static int ph_final_score(struct carc_ctx *ctx, int step)
+static int ph_final_score(struct carc_ctx *ctx, int call)
 {
-    (void)step;
+    (void)call;
     carc_event e = {0};
     dispatch(ctx->g, CARC_EV_FINAL_SCORE, &e);
-    return PHASE_DONE;
+    return CARC_PHASE_DONE;
 }
 
 /* ---- the base game's options: place, deploy, pass ------------------------- */

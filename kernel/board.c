@@ -46,6 +46,12 @@ int board_tile_at(const carc_game *g, int x, int y)
     return c ? c->tile : -1;
 }
 
+int board_frontier_index(const carc_game *g, int x, int y)
+{
+    const cell *c = cell_find(g, x, y);
+    return c && c->tile < 0 ? c->fidx : -1;
+}
+
 bool board_fits(const carc_game *g, int type, int fidx, int rot)
 {
     const frontier_pos *f = &g->front[fidx];
@@ -73,6 +79,7 @@ bool board_any_placement(const carc_game *g, int type)
 
 static void frontier_remove(carc_game *g, cell *c)
 {
+    assert(c->fidx >= 0 && c->fidx < g->nfront);
     int i = c->fidx, last = --g->nfront;
     if (i != last) {
         g->front[i] = g->front[last];
@@ -149,6 +156,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
                 int port = d * 3 + o;
                 int a = p->node0 + tt->seg_at[rot][port];
                 int b = q->node0 + ut->seg_at[q->rot][port_opposite(port)];
+                assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
                 g->nodes[feat_find(g, a)].open--;
                 g->nodes[feat_find(g, b)].open--;
                 feat_union(g, a, b);

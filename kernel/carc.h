@@ -13,6 +13,19 @@
  *
  * Every function that can fail returns a negative number and writes a message
  * into the caller's buffer (err, errn), or into the game (carc_game_error).
+ *
+ * The queries (query.c) follow one rule: an index out of range (a seat, a
+ * placed tile, a segment, a port, a feature, a figure, an award, an option,
+ * a tile type, a kind, a mark, a reason) gives -1, NULL for a pointer, "?"
+ * for a name or "" for a label, 0 for a count of marks; an out-pointer may
+ * be NULL. The game and rules pointers themselves must be valid.
+ *
+ * Pointer lifetimes: a name of the rules (a kind, mark, reason, figure kind,
+ * tile id, the variant's name) lives as long as the rules. A pointer into a
+ * game (carc_game_error, carc_player_name, carc_decision_label,
+ * carc_option_at, carc_award_at) points into arrays the game grows and
+ * rewrites: it is valid until the game next changes (carc_advance,
+ * carc_draw, carc_choose, carc_end_now) or is freed. Copy what you keep.
  */
 #ifndef CARC_H
 #define CARC_H
@@ -21,6 +34,9 @@
 #include <stdint.h>
 
 #include "carc_plugin.h"
+
+/* The version of carc (reports and shard lines carry it). */
+#define CARC_VERSION "0.1.0"
 
 typedef struct carc_rules carc_rules;
 
@@ -123,7 +139,10 @@ int carc_pile_left(const carc_game *g);
 int carc_last_drawn(const carc_game *g);   /* tile type, -1 */
 int carc_is_finished(const carc_game *g);
 
-/* The pending decision. */
+/* The pending decision: who decides, its label ("" when none is pending),
+ * its options. carc_option_at points into the game's option array, which
+ * grows and is rewritten when a decision is answered: valid until the game
+ * next changes. */
 int carc_decision_player(const carc_game *g);
 const char *carc_decision_label(const carc_game *g);
 int carc_option_count(const carc_game *g);
@@ -134,21 +153,28 @@ int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
  * matches), or -1. */
 int carc_option_match(const carc_game *g, const char *line);
 
-/* Scoring events so far. */
+/* The awards so far (every change of score, in the order they landed):
+ * their count, and award i. The pointer is into the game's award log, which
+ * grows: it is valid until the game next changes (carc_advance, carc_draw,
+ * carc_choose) or is freed; copy the award to keep it. */
+int carc_awards(const carc_game *g);
+const carc_award *carc_award_at(const carc_game *g, int i);
+/* Deprecated: the old names of carc_awards and carc_award_at. */
 int carc_events(const carc_game *g);
 const carc_award *carc_event_at(const carc_game *g, int i);
 const char *carc_reason_name(const carc_rules *r, int reason);
 
 /* The board. */
 int carc_tiles_placed(const carc_game *g);
-void carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int *type);
+/* Placed tile i (in placement order): 0, or -1 when there is none. */
+int carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int *type);
 int carc_tile_index_at(const carc_game *g, int x, int y);
 /* Legal placements of a tile type on the current board (perft). */
 int carc_count_placements(const carc_game *g, int type);
 /* Figures: count of slots, and one figure's fields (where: 0 none, 1 segment,
  * 2 tile, 3 track). */
 int carc_figures(const carc_game *g);
-int carc_figure(const carc_game *g, int f, int *kind, int *owner, int *where, int *tile,
+int carc_figure(const carc_game *g, int f, int *kind, int *seat, int *where, int *tile,
                 int *seg, int *space);
 const char *carc_figure_kind_name(const carc_rules *r, int kind);
 /* The segment of a placed tile at a board port (0..11), its kind, and the
@@ -167,6 +193,15 @@ int carc_feature_complete(const carc_game *g, int feature);
 /* Event names as Lua scripts and the documents write them ("turn-start"). */
 const char *carc_event_name(int event);
 int carc_event_by_name(const char *name);
+
+/* The self-check: recomputes from the placed tiles and the figures what the
+ * kernel keeps up to date move by move (the frontier and the edges it
+ * requires, neighbours, ring and cross counts, features with their members,
+ * open ports, occupants and completion, figures' places, pending decisions)
+ * and compares. 0, or -1 with the first difference in err. With CARC_CHECK=1
+ * in the environment when a game is made, the game checks itself this way
+ * after every move and fails with the difference as its error. */
+int carc_game_check(const carc_game *g, char *err, size_t errn);
 
 /* What each player would score if the game ended now (features they lead,
  * at their final-scoring value, farms included), added to out[seat]. A

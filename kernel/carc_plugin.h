@@ -6,9 +6,12 @@
  * handlers registered for an event run in registration order (kernel first,
  * then plugins in the order the variant loads them). A phase that needs a
  * player's choice poses a DECISION: a list of OPTIONS, each owned by whoever
- * offered it (the kernel or a plugin), who applies it when it is chosen.
- * Every award of points is a SCORING EVENT (carc_award) that handlers may
- * change before it lands and react to after.
+ * offered it (OWNER 0 the base game, or a plugin), who applies it when it is
+ * chosen. Every change of score is an AWARD (carc_award; the rules call it a
+ * scoring event) that handlers may change before it lands and react to
+ * after. A SEAT is a player's place at the table (0 first); a figure
+ * belongs to a seat, an option or a kind to an owner. A variant's settings
+ * (farm-scoring=...) are VARIANT OPTIONS: define_option_*, option().
  *
  * The order of all of this in a turn is documented in docs/plugin-guide.md.
  */
@@ -60,7 +63,7 @@ typedef struct carc_option {
     int32_t arg[3];
 } carc_option;
 
-/* One award of points: a scoring event. feature = feature id or -1. */
+/* One award of points (the rules' scoring event). feature = feature id or -1. */
 typedef struct carc_award {
     int32_t player;
     int32_t points;
@@ -142,7 +145,8 @@ enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4
 enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK };
 
 typedef int (*carc_handler_fn)(carc_ctx *ctx, carc_event *ev);
-typedef int (*carc_phase_fn)(carc_ctx *ctx, int step);
+/* A phase: call is how many times it has run in a row (0 the first time). */
+typedef int (*carc_phase_fn)(carc_ctx *ctx, int call);
 typedef int (*carc_apply_fn)(carc_ctx *ctx, const carc_option *opt, int player);
 typedef int (*carc_format_fn)(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
 typedef int (*carc_game_init_fn)(carc_ctx *ctx);
@@ -155,8 +159,15 @@ typedef struct carc_plugin_desc {
     int (*init)(carc_ctx *ctx);
 } carc_plugin_desc;
 
+/* A figure: its kind, the seat it belongs to (-1 for a neutral figure),
+ * where it stands (CARC_AT_*), the tile, segment or score-track space. */
 typedef struct carc_figure_info {
-    int kind, owner, where, tile, seg, space;
+    int kind;
+    union {
+        int seat;
+        int owner; /* deprecated: the old name of seat */
+    };
+    int where, tile, seg, space;
 } carc_figure_info;
 
 typedef struct carc_api {
@@ -234,7 +245,7 @@ typedef struct carc_api {
     int (*figures)(carc_ctx *ctx);                       /* slots */
     int (*figure)(carc_ctx *ctx, int f, carc_figure_info *out);
     /* Stands a figure: from its owner's supply when from_supply. Returns its id. */
-    int (*figure_place)(carc_ctx *ctx, int kind, int owner, int where, int tile, int seg, int space,
+    int (*figure_place)(carc_ctx *ctx, int kind, int seat, int where, int tile, int seg, int space,
                         int from_supply);
     int (*figure_move)(carc_ctx *ctx, int f, int where, int tile, int seg, int space);
     /* how: CARC_GONE_RETURNED (to the supply) or CARC_GONE_BOX. */

@@ -9,7 +9,7 @@
  *             tiles and frontier), the frontier with the edge each side
  *             requires, segment nodes joined by union-find into features,
  *             the figures, the turn's progress, pending decisions, the log of
- *             scoring events, plugin state.
+ *             awards, plugin state.
  */
 #ifndef CARC_CORE_H
 #define CARC_CORE_H
@@ -108,7 +108,7 @@ typedef struct option_def {
 
 struct carc_ctx;
 typedef int (*handler_fn)(struct carc_ctx *ctx, struct carc_event *ev);
-typedef int (*phase_fn)(struct carc_ctx *ctx, int step);
+typedef int (*phase_fn)(struct carc_ctx *ctx, int call);
 
 typedef struct handler_ref {
     handler_fn fn;
@@ -158,10 +158,8 @@ struct carc_ctx {
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
 /* Calls of one phase in a row (see carc_advance). */
-#define PHASE_MAX_STEPS 100000
+#define PHASE_MAX_CALLS 100000
 
-/* Phase return values. */
-enum { PHASE_DONE = 0, PHASE_AGAIN = 1, PHASE_END_GAME = 2 };
 
 /* The base game's option codes (owner 0). */
 enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS };
@@ -257,15 +255,14 @@ typedef struct node {
 } node;
 _Static_assert(MAX_TILES <= UINT16_MAX && MAX_FIGURES <= UINT16_MAX, "node fields too narrow");
 
-enum { WHERE_NONE, WHERE_SEGMENT, WHERE_TILE, WHERE_TRACK };
 
 typedef struct figure {
     uint8_t where;
     uint8_t kind;
-    int8_t owner;          /* seat, or -1 neutral */
+    int8_t seat;           /* whose it is, or -1 for a neutral figure */
     int32_t tile;
-    int32_t seg;           /* segment on the tile (WHERE_SEGMENT) */
-    int32_t space;         /* score-track space (WHERE_TRACK) */
+    int32_t seg;           /* segment on the tile (CARC_AT_SEGMENT) */
+    int32_t space;         /* score-track space (CARC_AT_TRACK) */
 } figure;
 
 typedef struct decision {
@@ -311,13 +308,14 @@ struct carc_game {
     /* the phase machine */
     bool in_end;            /* running the end phases */
     int phase;              /* index in the current phase list */
-    int phase_step;         /* calls of the current phase so far */
+    int phase_calls;         /* calls of the current phase so far */
     bool finished;
     bool need_draw;         /* the draw phase waits for a chance choice */
     int forced_draw;        /* type chosen by the driver, -1 */
     bool stop_requested;    /* `end` line: end after this turn */
     char error[512];
     bool failed;
+    bool check;             /* check mode: recompute and compare after every move */
 
     turn_state turn;
 
@@ -385,7 +383,11 @@ void rules_init_builtins(struct carc_rules *r);
 /* tileset.c */
 int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn);
 
+/* check.c */
+bool check_mode_on(void);                /* CARC_CHECK is set */
+
 /* engine.c: the game object, the phase machine, events, the pile */
+void check_move(carc_game *g);           /* the self-check after a move, in check mode */
 plugin_slot *owner_slot(const carc_game *g, int owner);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dispatch(carc_game *g, int ev, struct carc_event *e);
@@ -394,6 +396,7 @@ int pile_return_aside(carc_game *g);
 /* board.c */
 int board_place(carc_game *g, int type, int x, int y, int rot);
 int board_tile_at(const carc_game *g, int x, int y);
+int board_frontier_index(const carc_game *g, int x, int y); /* -1 if not on it */
 bool board_fits(const carc_game *g, int type, int fidx, int rot);
 int board_count_placements(const carc_game *g, int type);
 bool board_any_placement(const carc_game *g, int type);
@@ -429,9 +432,9 @@ int seg_by_name(const carc_game *g, int tile, const char *kindport);
 int seg_mark_count(const carc_game *g, int tile, int seg, int mark);
 
 /* figures.c */
-int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space);
-int fig_place(carc_game *g, int kind, int owner, int where, int tile, int seg, int space, bool from_supply);
-int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg);
+int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int space);
+int fig_place(carc_game *g, int kind, int seat, int where, int tile, int seg, int space, bool from_supply);
+int fig_place_segment(carc_game *g, int kind, int seat, int tile, int seg);
 void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
 int fig_remove_event(carc_game *g, int f, int how, int feature);

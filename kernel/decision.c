@@ -4,6 +4,7 @@
  * text of an option, written and matched. Who owns an option gives its text
  * and carries it out: owner 0 is the base game (base.c), owner n the
  * plugin in slot n - 1. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,7 @@ int carc_choose(carc_game *g, int index)
         return -1;
     }
     decision d = g->dq[0];
+    assert(d.first >= 0 && d.first + d.n <= g->nopts);
     carc_option opt = g->opts[d.first + index];
     /* Drop the answered decision and its options. */
     memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
@@ -138,7 +140,9 @@ int carc_choose(carc_game *g, int index)
     e.player = d.player;
     e.option = &opt;
     e.tile = opt.tile;
-    return dispatch(g, CARC_EV_OPTION_CHOSEN, &e);
+    if (dispatch(g, CARC_EV_OPTION_CHOSEN, &e) < 0) return -1;
+    check_move(g);
+    return g->failed ? -1 : 0;
 }
 
 /* ---- record texts ------------------------------------------------------------ */

@@ -88,6 +88,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
         return NULL;
     }
     g->rules = r;
+    g->check = check_mode_on();
     g->nplayers = nplayers;
     g->seed = seed;
     for (int p = 0; p < nplayers; p++) {
@@ -205,6 +206,15 @@ void carc_game_free(carc_game *g)
     free(g);
 }
 
+/* In check mode, recomputes what the kernel keeps up to date and fails the
+ * game on any difference (check.c). */
+void check_move(carc_game *g)
+{
+    if (!g->check || g->failed) return;
+    char msg[400];
+    if (carc_game_check(g, msg, sizeof msg) < 0) game_fail(g, "self-check (CARC_CHECK): %s", msg);
+}
+
 /* ---- the loop ------------------------------------------------------------------- */
 
 int carc_advance(carc_game *g)
@@ -214,7 +224,10 @@ int carc_advance(carc_game *g)
         if (g->failed) return CARC_FAILED;
         if (g->ndq) return CARC_NEED_CHOICE;
         if (g->need_draw) return CARC_NEED_DRAW;
-        if (g->finished) return CARC_FINISHED;
+        if (g->finished) {
+            check_move(g); /* what the final scoring left */
+            return g->failed ? CARC_FAILED : CARC_FINISHED;
+        }
         const phase_def *list = g->in_end ? r->end_phases : r->turn_phases;
         int n = g->in_end ? r->nend_phases : r->nturn_phases;
         if (g->phase >= n) {
@@ -229,27 +242,27 @@ int carc_advance(carc_game *g)
          * tile, and a game has at most MAX_TILES): one that keeps asking to
          * run again, or handlers that put every drawn tile back, would hang
          * the game. */
-        if (g->phase_step > PHASE_MAX_STEPS) {
+        if (g->phase_calls > PHASE_MAX_CALLS) {
             const plugin_slot *ps = owner_slot(g, ph->owner);
             game_fail(g, "%s: phase %s ran %d times without a decision", ps ? ps->name : "kernel", ph->name,
-                      PHASE_MAX_STEPS);
+                      PHASE_MAX_CALLS);
             return CARC_FAILED;
         }
         struct carc_ctx ctx = GAME_CTX(g, ph->owner, ph->user);
-        int rc = ph->fn(&ctx, g->phase_step++);
+        int rc = ph->fn(&ctx, g->phase_calls++);
         if (g->failed) return CARC_FAILED;
         if (rc < 0) {
             const plugin_slot *ps = owner_slot(g, ph->owner);
             game_fail(g, "%s: phase %s failed", ps ? ps->name : "kernel", ph->name);
             return CARC_FAILED;
         }
-        if (rc == PHASE_DONE) {
+        if (rc == CARC_PHASE_DONE) {
             g->phase++;
-            g->phase_step = 0;
-        } else if (rc == PHASE_END_GAME) {
+            g->phase_calls = 0;
+        } else if (rc == CARC_PHASE_END_GAME) {
             g->in_end = true;
             g->phase = 0;
-            g->phase_step = 0;
+            g->phase_calls = 0;
         }
     }
 }
@@ -305,7 +318,7 @@ int carc_end_now(carc_game *g)
     g->stop_requested = true;
     if (g->turn.number == 0 && !g->in_end) {
         g->in_end = true;
-        g->phase = g->phase_step = 0;
+        g->phase = g->phase_calls = 0;
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 /* features.c - the feature graph: union-find over segment nodes. Each root
  * keeps open ports, occupants and member count; members form a circular list
  * so a feature's tiles and marks can be enumerated when it is scored. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ void feat_union(carc_game *g, int a, int b)
         node *tn = na; na = nb; nb = tn;
         int t = a; a = b; b = t;
     }
+    assert(na->kind == nb->kind && na->open >= 0 && nb->open >= 0);
     nb->parent = a;
     na->size += nb->size;
     na->open += nb->open;
@@ -89,8 +91,8 @@ void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS])
     if (g->nodes[root].occupants == 0) return;
     for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where != WHERE_SEGMENT || fg->owner < 0 || !g->rules->figkinds[fg->kind].follower) continue;
-        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) counts[fg->owner]++;
+        if (fg->where != CARC_AT_SEGMENT || fg->seat < 0 || !g->rules->figkinds[fg->kind].follower) continue;
+        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) counts[fg->seat]++;
     }
 }
 

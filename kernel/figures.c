@@ -3,16 +3,17 @@
  * one: standing, moving, removing (with its event), followers going home
  * after scoring. Slots are stable (a removed figure leaves a free slot) so
  * plugins may keep figure ids. */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "core.h"
 
 /* Stands a figure in the first free slot, growing the table when it is
  * full. -1 when the game holds MAX_FIGURES already or memory is out. */
-int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int space)
+int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int space)
 {
     int f = 0;
-    while (f < g->nfigs && g->figs[f].where != WHERE_NONE) f++;
+    while (f < g->nfigs && g->figs[f].where != CARC_AT_NONE) f++;
     if (f == g->nfigs) {
         if (g->nfigs == MAX_FIGURES) return -1;
         if (g->nfigs == g->cap_figs) {
@@ -27,11 +28,11 @@ int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int
     figure *fg = &g->figs[f];
     fg->where = (uint8_t)where;
     fg->kind = (uint8_t)kind;
-    fg->owner = (int8_t)owner;
+    fg->seat = (int8_t)seat;
     fg->tile = tile;
     fg->seg = seg;
     fg->space = space;
-    if (where == WHERE_SEGMENT && g->rules->figkinds[kind].follower) {
+    if (where == CARC_AT_SEGMENT && g->rules->figkinds[kind].follower) {
         int root = feat_find(g, g->tiles[tile].node0 + seg);
         g->nodes[root].occupants++;
     }
@@ -41,16 +42,16 @@ int fig_add(carc_game *g, int kind, int owner, int where, int tile, int seg, int
 /* Stands a figure (api figure_place): from its owner's supply when
  * from_supply. Its id, or -1 when the supply has none, -2 when the table is
  * full. */
-int fig_place(carc_game *g, int kind, int owner, int where, int tile, int seg, int space, bool from_supply)
+int fig_place(carc_game *g, int kind, int seat, int where, int tile, int seg, int space, bool from_supply)
 {
     if (from_supply) {
-        if (owner < 0 || g->supply[owner][kind] == 0) return -1;
-        g->supply[owner][kind]--;
+        if (seat < 0 || g->supply[seat][kind] == 0) return -1;
+        g->supply[seat][kind]--;
     }
-    int f = fig_add(g, kind, owner, where, where == WHERE_TILE || where == WHERE_SEGMENT ? tile : -1,
-                    where == WHERE_SEGMENT ? seg : -1, where == WHERE_TRACK ? space : 0);
+    int f = fig_add(g, kind, seat, where, where == CARC_AT_TILE || where == CARC_AT_SEGMENT ? tile : -1,
+                    where == CARC_AT_SEGMENT ? seg : -1, where == CARC_AT_TRACK ? space : 0);
     if (f < 0) {
-        if (from_supply) g->supply[owner][kind]++;
+        if (from_supply) g->supply[seat][kind]++;
         return -2;
     }
     return f;
@@ -62,33 +63,39 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
 {
     figure *fg = &g->figs[f];
     bool follower = g->rules->figkinds[fg->kind].follower;
-    if (follower && fg->where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[fg->tile].node0 + fg->seg)].occupants--;
+    if (follower && fg->where == CARC_AT_SEGMENT) {
+        int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
+        assert(g->nodes[root].occupants > 0);
+        g->nodes[root].occupants--;
+    }
     fg->where = (uint8_t)where;
-    fg->tile = where == WHERE_TRACK ? -1 : tile;
-    fg->seg = where == WHERE_SEGMENT ? seg : -1;
-    fg->space = where == WHERE_TRACK ? space : 0;
-    if (follower && where == WHERE_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
+    fg->tile = where == CARC_AT_TRACK ? -1 : tile;
+    fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
+    fg->space = where == CARC_AT_TRACK ? space : 0;
+    if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
 }
 
 /* Takes a figure from its owner's supply and stands it on a segment. */
-int fig_place_segment(carc_game *g, int kind, int owner, int tile, int seg)
+int fig_place_segment(carc_game *g, int kind, int seat, int tile, int seg)
 {
-    if (g->supply[owner][kind] == 0) return -1;
-    int f = fig_add(g, kind, owner, WHERE_SEGMENT, tile, seg, 0);
-    if (f >= 0) g->supply[owner][kind]--;
+    if (g->supply[seat][kind] == 0) return -1;
+    int f = fig_add(g, kind, seat, CARC_AT_SEGMENT, tile, seg, 0);
+    if (f >= 0) g->supply[seat][kind]--;
     return f;
 }
 
 void fig_remove(carc_game *g, int f, bool to_supply)
 {
     figure *fg = &g->figs[f];
-    if (fg->where == WHERE_SEGMENT && g->rules->figkinds[fg->kind].follower) {
+    assert(f >= 0 && f < g->nfigs && fg->where != CARC_AT_NONE);
+    if (fg->where == CARC_AT_SEGMENT && g->rules->figkinds[fg->kind].follower) {
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
+        assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
     }
-    if (to_supply && fg->owner >= 0) g->supply[fg->owner][fg->kind]++;
-    fg->where = WHERE_NONE;
-    while (g->nfigs > 0 && g->figs[g->nfigs - 1].where == WHERE_NONE) g->nfigs--;
+    if (to_supply && fg->seat >= 0) g->supply[fg->seat][fg->kind]++;
+    fg->where = CARC_AT_NONE;
+    while (g->nfigs > 0 && g->figs[g->nfigs - 1].where == CARC_AT_NONE) g->nfigs--;
 }
 
 /* The figures standing on a feature, appended to `figs` in slot order. */
@@ -96,7 +103,7 @@ void fig_on_feature(const carc_game *g, int root, int_list *figs)
 {
     for (int f = 0; f < g->nfigs; f++) {
         const figure *fg = &g->figs[f];
-        if (fg->where == WHERE_SEGMENT && feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root)
+        if (fg->where == CARC_AT_SEGMENT && feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root)
             int_list_push(figs, f);
     }
 }
@@ -109,7 +116,7 @@ int fig_remove_event(carc_game *g, int f, int how, int feature)
     fig_remove(g, f, how != CARC_GONE_BOX);
     carc_event e = {0};
     e.figure = f;
-    e.player = fg.owner;
+    e.player = fg.seat;
     e.tile = fg.tile;
     e.feature = feature;
     e.flags = how;
@@ -121,7 +128,7 @@ int fig_remove_event(carc_game *g, int f, int how, int feature)
 int fig_feature(carc_game *g, int f)
 {
     const figure *fg = &g->figs[f];
-    return fg->where == WHERE_SEGMENT ? feat_find(g, g->tiles[fg->tile].node0 + fg->seg) : -1;
+    return fg->where == CARC_AT_SEGMENT ? feat_find(g, g->tiles[fg->tile].node0 + fg->seg) : -1;
 }
 
 /* Returns the followers of a scored feature (BASE-19); a figure kind marked

@@ -15,7 +15,7 @@
 #include <lua.h>
 
 #define LUA_GUARD_PATTERN_STEPS 5e7  /* worst-case steps of one pattern match */
-#define LUA_GUARD_STEPS_PER_UNIT 1024.0 /* pattern steps charged as one instruction */
+#define LUA_GUARD_STEPS_PER_UNIT 128.0 /* worst-case pattern steps charged as one instruction */
 
 /* Charges work (in VM instructions) to the running call; raises an error
  * (does not return) when the budget or the time is used up. */

@@ -426,6 +426,8 @@ static int checked(lua_State *L, carc_ctx *ctx, int rc)
             const char *rest = strstr(m, ": ");
             size_t head = rest ? (size_t)(rest - m) + 2 : 0;
             snprintf(ctx->g->error, sizeof ctx->g->error, "%.*s%s%s", (int)head, m, where, m + head);
+        } else if (!ctx->g && *where) {
+            snprintf(ctx->rules->reg_error, sizeof ctx->rules->reg_error, "%s%s", where, m);
         }
         return luaL_error(L, "%s", m);
     }
@@ -1572,7 +1574,8 @@ static int host_init(carc_ctx *ctx)
     host_call c = {.body = top_level_body, .ctx = ctx, .ref = luaL_ref(L, LUA_REGISTRYINDEX)};
     rc = protected_call(h, &c);
     luaL_unref(L, LUA_REGISTRYINDEX, c.ref);
-    if (rc < 0) return -1;
+    /* A refused registration stays refused, even if the script caught the error. */
+    if (rc < 0 || ctx->rules->reg_error[0]) return -1;
     h->closed = true;
     return 0;
 }

@@ -353,9 +353,12 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
                       const char *const *options, int noptions)
 {
     memset(w, 0, sizeof *w);
-    char line[640];
+    char line[640], ref[512];
     int rc = wappend(w, "carcassonne-record 1\n");
-    snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", variant, seed);
+    /* Named so that the record replays from any directory: a variant file
+     * (alone or in a composition) by its absolute path. */
+    carc_variant_reference(variant, ref, sizeof ref);
+    snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", ref, seed);
     rc |= wappend(w, line);
     for (int i = 0; i < nplayers; i++) {
         snprintf(line, sizeof line, "player %s %s\n", names[i], agents[i]);

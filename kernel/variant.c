@@ -218,7 +218,7 @@ static int build(struct carc_rules *r, const composition *c, const char *const *
         r->max_players = c->max_players;
     }
     for (int o = 0; o < c->norder; o++) {
-        if (c->order[o] == c->top) continue;
+        if (c->order[o] == c->top && !c->mods[c->top].path[0]) continue; /* a command-line composition */
         size_t u = strlen(r->modules);
         snprintf(r->modules + u, sizeof r->modules - u, "%s%s", u ? " " : "", comp_module_label(c, c->order[o]));
     }
@@ -340,7 +340,11 @@ static void describe(FILE *f, const struct carc_rules *r, const composition *c, 
             if (strcmp(last, GIVEN) != 0) fprintf(f, "%s\n", GIVEN);
             snprintf(last, sizeof last, "%s", GIVEN);
         } else {
-            source_line(f, c, value_source(c, IT_OPTION, o->key), last, sizeof last);
+            /* A value the variant itself sets to the default is the default:
+             * what this text prints loads back to the same sources. */
+            const spec_item *src = value_source(c, IT_OPTION, o->key);
+            if (src && src->module == c->top && o->value == o->def) src = NULL;
+            source_line(f, c, src, last, sizeof last);
         }
         if (o->type == OPT_INT) fprintf(f, "%s = %d\n", o->key, o->value);
         else fprintf(f, "%s = %s\n", o->key, o->values[o->value]);

@@ -36,7 +36,7 @@ carc.option_int("max-steps", 5, 1, 8, "most steps of one Ark move (ARK-18)")
 
 local CITY = carc.kind("city")
 local OPT_MOVE, OPT_PLACE = 1, 2
-local AT_SEGMENT, AT_TILE = 1, 2
+local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
 local MAX_PENDING = 8
 local DIRS = { [0] = "N", "E", "S", "W" }
 local DX = { [0] = 0, 1, 0, -1 }

@@ -28,8 +28,8 @@ carc.option_int("score-bonus", 3, 0, 100, "points when the fairy's follower's fe
 
 local FAIRY = carc.define_figure("fairy", 0)
 local REASON = carc.define_reason("fairy")
-local AT_SEGMENT, AT_TILE = 1, 2
-local BONUS, FINAL = 4, 2 -- CARC_AWARD_BONUS, CARC_AWARD_FINAL
+local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
+local BONUS, FINAL = carc.AWARD_BONUS, carc.AWARD_FINAL
 local NEXT_TO, ON_TILE = 1, 2 -- option codes
 local PLACEMENT_ON_TILE = 1
 

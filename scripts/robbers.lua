@@ -39,8 +39,8 @@ local BONUS = carc.define_reason("robber-bonus")
 
 local OPT_ROBBER, OPT_PASS, OPT_ROB = 1, 2, 3
 local NEXT_WITHOUT, EVERY_PLAYER, BEFORE_TILE = 0, 1, 2
-local AT_TRACK = 3
-local UNROBBABLE, FINAL = 1, 2
+local AT_TRACK = carc.AT_TRACK
+local UNROBBABLE, FINAL = carc.AWARD_UNROBBABLE, carc.AWARD_FINAL
 local TRACK = 50
 
 local S = carc.state

@@ -105,6 +105,19 @@ check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 pla
 # ---- carc sim: results ---------------------------------------------------------
 
 check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
+# docs/architecture.md's map matches the code: it names every kernel file,
+# and every function or field it names in backquotes exists in kernel/ (or is
+# a test program).
+missing=
+for f in kernel/*.c; do grep -q "\`${f#kernel/}\`" docs/architecture.md || missing="$missing ${f#kernel/}"; done
+for w in $(grep -oE '`[a-z][a-z0-9_]*_[a-z0-9_]*`' docs/architecture.md | tr -d '`' | sort -u); do
+    case $w in test_*) [ -e "tests/$w.c" ] && continue;; esac
+    grep -qw "$w" kernel/*.c kernel/*.h || missing="$missing $w"
+done
+if [ -z "$missing" ]; then pass "docs/architecture.md names every kernel file and only functions that exist"
+else fail "docs/architecture.md's map" "not matching the code:$missing"; fi
+# docs/architecture.md: the self-check mode, as the document runs it.
+check "CARC_CHECK=1 sim --games 100 plays self-checked games" 0 "win rate" env CARC_CHECK=1 "$CARC" sim --games 100
 
 run "$CARC" sim --games 20 --seed 5 --json
 if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/out")" -eq 1 ] && [ "$(head -c 1 "$T/out")" = "{" ]; then
@@ -448,6 +461,174 @@ elif grep -q 'nosuch\\x1b\[2J\\x1b\]0;pwned\\x07' "$T/escape.out"; then
 else
     fail "control characters in an error are escaped" "$(cat "$T/escape.out")"
 fi
+
+# ---- the terminal game: what it shows ---------------------------------------------------
+
+# A human seat answering "1" at every prompt (stdin and stdout are files:
+# the whole board, every line of news).
+i=0
+while [ $i -lt 400 ]; do echo 1; i=$((i + 1)); done >"$T/ones"
+TP=$T/term.rec
+$LIMIT "$CARC" play --players human,greedy --seed 7 --save "$TP" <"$T/ones" >"$T/term.out" 2>"$T/term.err"
+if grep -q "(the tile you drew):" "$T/term.out" && grep -q "^where (x,y: option number and turn):" "$T/term.out" &&
+    grep -E -q '^  -?[0-9]+,-?[0-9]+: [0-9]+=r[0-9]+( [0-9]+=r[0-9]+)*(   |$)' "$T/term.out" &&
+    grep -E -q '^  (\(?r0\)? +)\(?r90\)? +\(?r180\)? +\(?r270\)?$' "$T/term.out"; then
+    pass "play shows the drawn tile in its four turns and the placements grouped by position"
+else
+    fail "play shows the drawn tile and the placements grouped by position" "$(grep -A8 'tile you drew' "$T/term.out" | head -12)"
+fi
+if grep -E -q '^Blue \(greedy\): place -?[0-9]+,-?[0-9]+ r[0-9]+$' "$T/term.out" &&
+    grep -E -q '^Blue \(greedy\): (deploy|pass)' "$T/term.out"; then
+    pass "play tells every move of the bot"
+else
+    fail "play tells every move of the bot" "$(grep -c 'Blue (greedy)' "$T/term.out") lines"
+fi
+told=$(grep -E -c '^  (Red|Blue) [+-][0-9]+ for [a-z-]+' "$T/term.out")
+run "$CARC" replay --json "$TP"
+events=$(grep -o '"points":' "$T/out" | wc -l)
+if [ "$told" -gt 0 ] && [ "$told" -eq "$events" ]; then
+    pass "play tells every award with its reason ($told, as many as the record's scoring events)"
+else
+    fail "play tells every award with its reason" "$told told, $events in the replay"
+fi
+want=$(json_scores <"$T/out")
+got=$(awk '/^points for/ { n = NF - 2; for (i = 3; i <= NF; i++) name[i - 2] = $i } /^score / { for (i = 2; i <= NF; i++) printf "%s=%s ", name[i - 1], $i }' "$T/term.out")
+if grep -q '^points for' "$T/term.out" && grep -E -q '^(city|road|farm|cloister) +[0-9]+ +[0-9]+$' "$T/term.out" &&
+    [ -n "$got" ] && [ "$got" = "$want" ]; then
+    pass "play ends with the points by player and reason, and the scores of the replay ($got)"
+else
+    fail "play ends with the points by player and reason" "table '$got', replay '$want'"
+fi
+# The tile laid last has + in its corners: two lines of every board after
+# the first move (the final board marks none).
+marks=$(awk '/^ +-?[0-9]+( +-?[0-9]+)* *$/ { inb = 1; c = 0; next }
+    inb && /^turn [0-9]+,/ { boards++; if (c == 2) ok++; else if (c != 0) bad++; inb = 0; next }
+    inb && /\+[^ ][^ ][^ ]\+/ { c++ }
+    END { printf "%d %d %d", boards, ok, bad + 0 }' "$T/term.out")
+set -- $marks
+if [ "$1" -gt 20 ] && [ "$2" -ge $(($1 - 2)) ] && [ "$3" -eq 0 ]; then
+    pass "play marks the tile laid last on the board ($2 of $1 boards)"
+else
+    fail "play marks the tile laid last on the board" "boards, marked, wrongly marked: $marks"
+fi
+
+# Expansion figures and pennants on the board (bots alone: every line as it happens).
+$LIMIT "$CARC" play --players random,random --variant all-expansions --seed 3 --save "$T/allx.rec" >"$T/allx.out" 2>&1
+if grep -E -q '^figures: .*the dragon \(D\) at -?[0-9]+,-?[0-9]+' "$T/allx.out" &&
+    grep -E -q 'the fairy \(F\) at' "$T/allx.out" && grep -E -q "the ark \(A\) at" "$T/allx.out"; then
+    pass "play names the dragon, the fairy and the Ark and where they stand"
+else
+    fail "play names the expansion figures" "$(grep '^figures' "$T/allx.out" | tail -1)"
+fi
+board=$(awk '/^ +-?[0-9]+( +-?[0-9]+)* *$/ { b = "" } { b = b $0 "\n" } /^figures:/ { print b; exit }' "$T/allx.out")
+if echo "$board" | grep -E -q '^ +-?[0-9]+ .*D' && echo "$board" | grep -E -q '^ +-?[0-9]+ .*A' &&
+    grep -q '^marks: P pennant' "$T/allx.out" && echo "$board" | grep -q 'CP\|PC'; then
+    pass "the board draws the dragon (D), the Ark (A) and pennants (P)"
+else
+    fail "the board draws the dragon, the Ark and pennants" "$(echo "$board" | tail -20)"
+fi
+
+# 80x24: a pseudo-terminal of that size (script); every prompt with the news
+# before it fits in 24 lines, no line is wider than 80.
+if command -v script >/dev/null 2>&1; then
+    $LIMIT script -qfec "stty -echo rows 24 cols 80; exec '$CARC' play --players human,greedy --seed 7 --save '$T/small.rec'" \
+        /dev/null <"$T/ones" >"$T/small.out" 2>&1
+    tr -d '\r' <"$T/small.out" | grep -v -x 1 >"$T/small.txt" # the answers typed ahead echo before stty
+    tallest=$(awk '/choice \(/ { if (n > max) max = n; n = 0; next } { n++ } END { print max + 1 }' "$T/small.txt")
+    # (the prompt's line holds the answer in a real terminal; the first line names the save's path)
+    widest=$(grep -v -e 'choice (' -e '^carc: ' "$T/small.txt" | awk '{ if (length > w) w = length } END { print w + 0 }')
+    if grep -q "game over" "$T/small.txt" && [ "$tallest" -le 24 ] && [ "$widest" -le 80 ] &&
+        grep -q "around the last tile" "$T/small.txt"; then
+        pass "on an 80x24 terminal every prompt fits ($tallest lines, $widest columns at most; a window of the board)"
+    else
+        fail "on an 80x24 terminal every prompt fits" "tallest $tallest lines, widest $widest: $(grep -v -e 'choice (' -e '^carc: ' "$T/small.txt" | awk 'length > 80' | head -2)"
+    fi
+else
+    fail "on an 80x24 terminal every prompt fits" "no script(1) for a pseudo-terminal (util-linux)"
+fi
+
+# ---- the terminal game: saves ---------------------------------------------------------
+
+echo "keep me" >"$T/existing.rec"
+check "play refuses to overwrite an existing save" 1 "--force to overwrite" \
+    "$CARC" play --players random,random --seed 1 --save "$T/existing.rec"
+if [ "$(cat "$T/existing.rec")" = "keep me" ]; then pass "the existing file is untouched"; else
+    fail "the existing file is untouched" "$(head -c 100 "$T/existing.rec")"; fi
+check "play --force overwrites it" 0 "game over" "$CARC" play --players random,random --seed 1 --save "$T/existing.rec" --force
+check "play --resume refuses --seed: the record's own" 2 "cannot change a saved game" \
+    "$CARC" play --resume "$T/existing.rec" --seed 4
+check "play --resume refuses --players of the wrong length" 1 "give one for each seat" \
+    "$CARC" play --resume "$T/existing.rec" --players random
+
+# The terminal closed mid-game: the pseudo-terminal's side is killed, carc
+# gets SIGHUP at its prompt; the record is whole, no temporary file stays.
+H=$T/hup
+mkdir "$H"
+mkfifo "$H/in"
+script -qfec "echo \$\$ >'$H/pid'; exec '$CARC' play --players human,greedy --seed 5 --save '$H/game.rec'" /dev/null \
+    <"$H/in" >"$H/out" 2>&1 &
+SCRIPT_PID=$!
+exec 4<>"$H/in"
+hprompts() {
+    c=$(grep -c "choice (" "$H/out" 2>/dev/null)
+    echo "${c:-0}"
+}
+given=0
+while [ $given -lt 5 ]; do
+    tries=0
+    while [ "$(hprompts)" -le $given ] && [ $tries -lt 100 ]; do nap; tries=$((tries + 1)); done
+    [ "$(hprompts)" -le $given ] && break
+    echo 1 >&4
+    given=$((given + 1))
+done
+tries=0
+while [ "$(hprompts)" -le $given ] && [ $tries -lt 100 ]; do nap; tries=$((tries + 1)); done
+CPID=$(cat "$H/pid" 2>/dev/null)
+kill -9 "$SCRIPT_PID" 2>/dev/null # the terminal goes away: carc's tty hangs up
+wait "$SCRIPT_PID" 2>/dev/null
+exec 4>&-
+tries=0
+while [ -n "$CPID" ] && kill -0 "$CPID" 2>/dev/null && [ $tries -lt 100 ]; do nap; tries=$((tries + 1)); done
+hmoves=$(sed '1,/^---$/d' "$H/game.rec" 2>/dev/null | grep -c -v -e '^draw ' -e '^$')
+run "$CARC" replay --json "$H/game.rec"
+if [ -n "$CPID" ] && ! kill -0 "$CPID" 2>/dev/null && [ "$RC" -eq 0 ] && grep -F -q '"finished": false' "$T/out" &&
+    [ "$given" -eq 5 ] && [ "$hmoves" -ge 5 ] && [ "$(ls "$H" | tr '\n' ' ')" = "game.rec in out pid " ]; then
+    pass "a terminal closed mid-game (SIGHUP): carc stops, the record is whole ($hmoves moves), no temporary file"
+else
+    fail "a terminal closed mid-game (SIGHUP)" "pid '$CPID' $(kill -0 "$CPID" 2>/dev/null && echo alive), replay exit $RC, $given answers, $hmoves moves, files: $(ls "$H" | tr '\n' ' ')"
+    [ -n "$CPID" ] && kill -9 "$CPID" 2>/dev/null
+fi
+# SIGTERM at the prompt: the same, and the exit status says so.
+mkfifo "$H/in2"
+"$CARC" play --players human,greedy --seed 6 --save "$H/term.rec" <"$H/in2" >"$H/out2" 2>&1 &
+PLAY_PID=$!
+exec 4<>"$H/in2"
+tries=0
+while ! grep -q "choice (" "$H/out2" && [ $tries -lt 100 ]; do nap; tries=$((tries + 1)); done
+echo 1 >&4
+tries=0
+while [ "$(grep -c "choice (" "$H/out2")" -lt 2 ] && [ $tries -lt 100 ]; do nap; tries=$((tries + 1)); done
+kill -TERM "$PLAY_PID"
+wait "$PLAY_PID"
+trc=$?
+PLAY_PID=
+exec 4>&-
+run "$CARC" replay --json "$H/term.rec"
+if [ "$trc" -eq 143 ] && [ "$RC" -eq 0 ] && grep -q "game saved to" "$H/out2" && ! ls "$H" | grep -q 'term\.rec\.'; then
+    pass "SIGTERM at the prompt: saved, exit 143, no temporary file"
+else
+    fail "SIGTERM at the prompt" "exit $trc, replay $RC, files: $(ls "$H" | tr '\n' ' ')"
+fi
+# --resume with --players: the seats take the new agents (a bot for the
+# player who left), and the record says so.
+$LIMIT "$CARC" play --resume "$H/game.rec" --players random,greedy >"$H/resume.out" 2>&1
+if grep -q "game over" "$H/resume.out" && grep -q '^player Red random$' "$H/game.rec" &&
+    "$CARC" replay --json "$H/game.rec" | grep -F -q '"finished": true'; then
+    pass "play --resume --players random,greedy plays the closed game on with a bot for Red"
+else
+    fail "play --resume --players honours the new agents" "$(tail -c 300 "$H/resume.out"; grep '^player' "$H/game.rec")"
+fi
+
 # ---- carc serve: where it listens ---------------------------------------------------
 
 check "carc serve --help: exit 0" 0 "usage: carc serve" "$CARC" serve --help

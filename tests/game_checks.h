@@ -9,6 +9,8 @@
 #include "record.h"
 #include "rng.h"
 
+#include <string.h>
+
 /* Scores, every figure kind's supply, every scoring event, every tile and
  * every figure standing somewhere: the same in both games. */
 static inline void same_final_state(const carc_game *a, const carc_game *b)
@@ -23,9 +25,9 @@ static inline void same_final_state(const carc_game *a, const carc_game *b)
             assert_int_equal(carc_supply(a, p, kind), carc_supply(b, p, kind));
         }
     }
-    assert_int_equal(carc_events(a), carc_events(b));
-    for (int i = 0; i < carc_events(a); i++)
-        assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+    assert_int_equal(carc_awards(a), carc_awards(b));
+    for (int i = 0; i < carc_awards(a); i++)
+        assert_memory_equal(carc_award_at(a, i), carc_award_at(b, i), sizeof(carc_award));
     assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
     for (int i = 0; i < carc_tiles_placed(a); i++) {
         int ax, ay, ar, at, bx, by, br, bt;
@@ -97,6 +99,39 @@ static inline void check_scored_once(scored_once *s, const carc_award *a)
     if (s->n < 4096) {
         s->feature[s->n] = a->feature;
         s->step[s->n++] = a->step;
+    }
+}
+
+/* Followers of a seat standing on the board. */
+static inline int followers_standing(const carc_game *g, int seat)
+{
+    int n = 0, follower = -1;
+    const carc_rules *r = carc_game_rules(g);
+    for (int f = 0; f < carc_figures(g); f++) {
+        int kind, owner, where, tile, seg, space;
+        if (carc_figure(g, f, &kind, &owner, &where, &tile, &seg, &space) < 0 || where == 0) continue;
+        if (follower < 0 && strcmp(carc_figure_kind_name(r, kind), "follower") == 0) follower = kind;
+        if (kind == follower && owner == seat) n++;
+    }
+    return n;
+}
+
+/* After every move: followers conserved (BASE-2, BASE-19: supply plus board
+ * is what each player started with), scores never decrease, no award is
+ * negative, no feature scored twice. prev[] holds the scores seen last;
+ * *nlog the events checked so far. */
+static inline void check_game_invariants(const carc_game *g, int per_player, int *prev, scored_once *scored,
+                                         int *nlog)
+{
+    for (int p = 0; p < carc_players(g); p++) {
+        assert_int_equal(carc_supply(g, p, "follower") + followers_standing(g, p), per_player);
+        assert_true(carc_score(g, p) >= prev[p]);
+        prev[p] = carc_score(g, p);
+    }
+    for (; *nlog < carc_events(g); (*nlog)++) {
+        const carc_award *a = carc_event_at(g, *nlog);
+        assert_true(a->points >= 0);
+        check_scored_once(scored, a);
     }
 }
 

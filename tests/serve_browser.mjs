@@ -117,11 +117,19 @@ await shot('form');
 await click('#start');
 await until("document.body.getAttribute('data-waiting') !== null && !document.getElementById('game').hidden", 'the game');
 
-let moves = 0, rotations = 0, midShot = false;
+let moves = 0, rotations = 0, midShot = false, undone = false;
 for (;;) {
   await until("['human', 'over'].includes(document.body.getAttribute('data-waiting'))", 'the human seat\'s turn', 120000);
   if (await js("document.body.getAttribute('data-waiting') === 'over'")) break;
-  const serial = await js("document.body.getAttribute('data-serial')");
+  let serial = await js("document.body.getAttribute('data-serial')");
+  // Once, after a few moves: Undo takes back the last move made here (and
+  // the bot's after it): the page is at an earlier decision.
+  if (!undone && moves === 6 && !(await js("document.getElementById('undo').hidden"))) {
+    await click('#undo');
+    await until(`Number(document.body.getAttribute('data-serial')) < ${Number(serial)} && document.body.getAttribute('data-waiting') === 'human'`, 'the undone move');
+    undone = true;
+    serial = await js("document.body.getAttribute('data-serial')");
+  }
   const spots = await count('#targets .spot');
   if (spots) {
     const n = rand(spots);
@@ -168,6 +176,7 @@ await shot('final');
 const scores = await js(`[...document.querySelectorAll('#final-table .final-score')].map((e) => e.getAttribute('data-name') + '=' + e.textContent).join(' ')`);
 const id = await js("location.hash.replace('#game=', '')");
 const logAwards = await count('#log li.award');
-console.log(JSON.stringify({ id, scores, moves, rotations, logAwards }));
+if (!undone) quit(1, 'the Undo button was never there to click');
+console.log(JSON.stringify({ id, scores, moves, rotations, logAwards, undone }));
 browser.removeAllListeners('exit');
 quit(0);

@@ -337,8 +337,8 @@ static void check_invariants(const carc_game *g, watch *w)
         w->prev[p] = carc_score(g, p);
     }
     ark_tile(g);
-    for (; w->nlog < carc_events(g); w->nlog++) {
-        const carc_award *a = carc_event_at(g, w->nlog);
+    for (; w->nlog < carc_awards(g); w->nlog++) {
+        const carc_award *a = carc_award_at(g, w->nlog);
         assert_true(a->points > 0);
         if (strcmp(carc_reason_name(r, a->reason), "ark") == 0) assert_int_equal(a->points, 1);
         check_scored_once(w->scored, a);
@@ -402,6 +402,8 @@ static void test_clone_continues_identically(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_hand_counted),
         cmocka_unit_test(test_moves_brute_force_seeded),

@@ -19,6 +19,7 @@
 
 #define FUZZ_NO_MAIN
 #include "fuzz/fuzz_lua.c"
+#include "fuzz/fuzz_lua_grammar.c"
 #include "fuzz/fuzz_record.c"
 #include "fuzz/fuzz_tileset.c"
 #include "fuzz/fuzz_variant.c"
@@ -75,6 +76,7 @@ static void tileset(void **s) { (void)s; run("tileset", FUZZ_SEEDS_TILESET, fuzz
 static void variant(void **s) { (void)s; run("variant", FUZZ_SEEDS_VARIANT, fuzz_variant); }
 static void record(void **s) { (void)s; run("record", FUZZ_SEEDS_RECORD, fuzz_record); }
 static void lua(void **s) { (void)s; run("lua", FUZZ_SEEDS_LUA, fuzz_lua); }
+static void lua_grammar(void **s) { (void)s; run("lua_grammar", FUZZ_SEEDS_LUA_GRAMMAR, fuzz_lua_grammar); }
 
 int main(void)
 {
@@ -83,6 +85,7 @@ int main(void)
         cmocka_unit_test(variant),
         cmocka_unit_test(record),
         cmocka_unit_test(lua),
+        cmocka_unit_test(lua_grammar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

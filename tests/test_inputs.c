@@ -387,6 +387,58 @@ static void record_good_scenario(void **s)
     assert_int_equal(red, 4);
 }
 
+/* carc.h's one checking rule: every query given an index out of range
+ * answers -1, NULL, "?" or "" (0 for a mark count) instead of reading
+ * outside the game. */
+static void queries_out_of_range(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    assert_non_null(r);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    static const int bad[] = {-1, 1000000};
+    for (int i = 0; i < 2; i++) {
+        int b = bad[i], x = 7;
+        assert_string_equal(carc_player_name(g, b), "?");
+        assert_int_equal(carc_score(g, b), -1);
+        assert_int_equal(carc_supply(g, b, "follower"), -1);
+        assert_null(carc_option_at(g, b));
+        assert_null(carc_award_at(g, b));
+        assert_string_equal(carc_reason_name(r, b), "?");
+        assert_int_equal(carc_tile_at_index(g, b, &x, NULL, NULL, NULL), -1);
+        assert_int_equal(x, 7);
+        assert_int_equal(carc_count_placements(g, b), -1);
+        assert_int_equal(carc_figure(g, b, NULL, NULL, NULL, NULL, NULL, NULL), -1);
+        assert_string_equal(carc_figure_kind_name(r, b), "?");
+        assert_int_equal(carc_feature_of(g, b, 0), -1);
+        assert_int_equal(carc_feature_of(g, 0, b), -1);
+        assert_int_equal(carc_feature_complete(g, b), -1);
+        assert_int_equal(carc_segment_at_port(g, b, 0), -1);
+        assert_int_equal(carc_segment_at_port(g, 0, b), -1);
+        assert_int_equal(carc_segment_kind(g, 0, b), -1);
+        assert_int_equal(carc_segment_count(g, b), -1);
+        assert_int_equal(carc_segment_canonical_port(g, 0, b), -1);
+        assert_int_equal(carc_segment_name(g, 0, b, err, sizeof err), -1);
+        assert_int_equal(carc_segment_marks(g, b, 0, 0), 0);
+        assert_string_equal(carc_kind_name(r, b), "?");
+        assert_string_equal(carc_mark_name(r, b), "?");
+        assert_int_equal(carc_type_segments(r, b), -1);
+    }
+    assert_int_equal(carc_supply(g, 0, "no-such-figure"), -1);
+    assert_string_equal(carc_decision_label(g), "");
+    /* In range, the same calls answer. */
+    int x, y, rot, type;
+    assert_int_equal(carc_tile_at_index(g, 0, &x, &y, &rot, &type), 0);
+    assert_int_equal(x, 0);
+    assert_int_equal(y, 0);
+    assert_true(carc_feature_of(g, 0, 0) >= 0);
+    assert_true(carc_segment_name(g, 0, 0, err, sizeof err) > 0);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +517,7 @@ int main(void)
         cmocka_unit_test(record_after_end),
         cmocka_unit_test(record_unknown_variant),
         cmocka_unit_test(record_good_scenario),
+        cmocka_unit_test(queries_out_of_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@
 #include "core.h"
 #include "inireader.h"
 #include "record.h"
+#include "render.h"
 
 #define DIR "/tmp/carc-test-limits"
 
@@ -505,7 +506,7 @@ static void many_followers_on_one_feature(void **state)
     int centre = board_place(g, 0, 2, 0, 0);
     assert_true(centre >= 0);
     int cloister = feat_find(g, g->tiles[centre].node0 + 1);
-    for (int i = 0; i < 256; i++) assert_true(fig_add(g, CARC_FIG_FOLLOWER, 0, WHERE_SEGMENT, centre, 1, 0) >= 0);
+    for (int i = 0; i < 256; i++) assert_true(fig_add(g, CARC_FIG_FOLLOWER, 0, CARC_AT_SEGMENT, centre, 1, 0) >= 0);
     assert_int_equal(g->nodes[cloister].occupants, 256);
     int counts[CARC_MAX_PLAYERS];
     feat_followers(g, cloister, counts);
@@ -514,7 +515,7 @@ static void many_followers_on_one_feature(void **state)
     assert_false(g->failed);
     assert_int_equal(g->nodes[cloister].occupants, 0);
     int standing = 0;
-    for (int f = 0; f < carc_figures(g); f++) standing += g->figs[f].where != WHERE_NONE;
+    for (int f = 0; f < carc_figures(g); f++) standing += g->figs[f].where != CARC_AT_NONE;
     assert_int_equal(standing, 0);
     assert_int_equal(carc_supply(g, 0, "follower"), 7 + 256);
     carc_game_free(g);
@@ -748,6 +749,29 @@ static void bot_budgets_capped(void **state)
     agent_free(a);
 }
 
+/* Finding 9: a replay page grows with the square of the game's length (each
+ * turn draws the whole board): a 324 KB record made a 1.8 GB page. The page
+ * is capped (RENDER_HTML_MAX_BYTES); here a small cap on a scenario record. */
+static void render_page_capped(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_record rec;
+    const char *path = "tests/scenarios/rob-track-modulo-50.rec";
+    if (carc_record_load(path, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    carc_rules *r = carc_record_rules(&rec, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    FILE *out = fopen("/dev/null", "w");
+    assert_non_null(out);
+    assert_int_equal(render_html_limited(out, &rec, r, -1, 1 << 30, err, sizeof err), 0);
+    assert_int_equal(render_html_limited(out, &rec, r, -1, 20000, err, sizeof err), -1);
+    if (!strstr(err, "rob-track-modulo-50.rec: the replay page would be larger than 20000 bytes")) fail_msg("%s", err);
+    fclose(out);
+    carc_rules_free(r);
+    carc_record_free(&rec);
+    assert_true(RENDER_HTML_MAX_BYTES <= (64l << 20));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -777,6 +801,7 @@ int main(void)
         cmocka_unit_test(save_refuses_planted_links),
         cmocka_unit_test(save_with_a_long_path),
         cmocka_unit_test(bot_budgets_capped),
+        cmocka_unit_test(render_page_capped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

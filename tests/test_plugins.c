@@ -154,9 +154,9 @@ static void test_c_and_lua_play_identical_games(void **state)
         carc_game *a = play(rc, seed, &ta, &la), *b = play(rl, seed, &tb, &lb);
         assert_int_equal(la, lb);
         assert_memory_equal(ta, tb, la);
-        assert_int_equal(carc_events(a), carc_events(b));
-        for (int i = 0; i < carc_events(a); i++)
-            assert_memory_equal(carc_event_at(a, i), carc_event_at(b, i), sizeof(carc_award));
+        assert_int_equal(carc_awards(a), carc_awards(b));
+        for (int i = 0; i < carc_awards(a); i++)
+            assert_memory_equal(carc_award_at(a, i), carc_award_at(b, i), sizeof(carc_award));
         for (int p = 0; p < 3; p++) assert_int_equal(carc_score(a, p), carc_score(b, p));
         free(ta);
         free(tb);
@@ -200,7 +200,7 @@ static void test_clone_with_plugin_and_script_state(void **state)
             else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
         }
         for (int p = 0; p < 2; p++) assert_int_equal(carc_score(g, p), carc_score(c, p));
-        assert_int_equal(carc_events(g), carc_events(c));
+        assert_int_equal(carc_awards(g), carc_awards(c));
         assert_memory_equal(g->pstate, c->pstate, r->state_size); /* plugin and script state too */
         carc_game_free(g);
         carc_game_free(c);

@@ -132,8 +132,8 @@ static void check(checker *c, const carc_game *g, int per_player, int guard_owne
         assert_true(carc_score(g, p) >= c->prev[p]);
         c->prev[p] = carc_score(g, p);
     }
-    for (; c->nlog < carc_events(g); c->nlog++) {
-        const carc_award *a = carc_event_at(g, c->nlog);
+    for (; c->nlog < carc_awards(g); c->nlog++) {
+        const carc_award *a = carc_award_at(g, c->nlog);
         assert_true(a->points >= 0);
         if (a->reason == c->fairy_reason) {
             if (a->flags & CARC_AWARD_BONUS) {
@@ -340,6 +340,8 @@ static void test_option_games(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dragon_step_choosers),
         cmocka_unit_test(test_bad_options),

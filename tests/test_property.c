@@ -18,33 +18,6 @@ static int games_to_play(void)
     return s && atoi(s) > 0 ? atoi(s) : 2000;
 }
 
-static int followers_on_board(const carc_game *g, int seat)
-{
-    int n = 0, follower = -1;
-    const carc_rules *r = carc_game_rules(g);
-    for (int f = 0; f < carc_figures(g); f++) {
-        int kind, owner, where, tile, seg, space;
-        if (carc_figure(g, f, &kind, &owner, &where, &tile, &seg, &space) < 0 || where == 0) continue;
-        if (follower < 0 && strcmp(carc_figure_kind_name(r, kind), "follower") == 0) follower = kind;
-        if (kind == follower && owner == seat) n++;
-    }
-    return n;
-}
-
-static void check_invariants(const carc_game *g, int per_player, int *prev, scored_once *scored, int *nlog)
-{
-    for (int p = 0; p < carc_players(g); p++) {
-        assert_int_equal(carc_supply(g, p, "follower") + followers_on_board(g, p), per_player);
-        assert_true(carc_score(g, p) >= prev[p]);
-        prev[p] = carc_score(g, p);
-    }
-    for (; *nlog < carc_events(g); (*nlog)++) {
-        const carc_award *a = carc_event_at(g, *nlog);
-        assert_true(a->points >= 0);
-        check_scored_once(scored, a);
-    }
-}
-
 static void test_random_games_invariants(void **state)
 {
     (void)state;
@@ -68,9 +41,9 @@ static void test_random_games_invariants(void **state)
         for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
             assert_int_not_equal(st, CARC_FAILED);
             answer_and_record(g, st, ag, &w);
-            check_invariants(g, 7, prev, scored, &nlog);
+            check_game_invariants(g, 7, prev, scored, &nlog);
         }
-        check_invariants(g, 7, prev, scored, &nlog);
+        check_game_invariants(g, 7, prev, scored, &nlog);
         check_record_replays(&w, rules, g, "property");
         carc_writer_free(&w);
         for (int p = 0; p < n; p++) agent_free(ag[p]);
@@ -117,6 +90,8 @@ static void test_clone_continues_identically(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_invariants),
         cmocka_unit_test(test_same_seed_same_game),

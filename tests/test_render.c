@@ -471,8 +471,8 @@ static int see_frame(void *user, const carc_game *g, const frame_info *fi)
 {
     frames_seen *s = user;
     assert_int_equal(fi->frame, s->n);
-    assert_int_equal(fi->first_event, s->events);
-    s->events = fi->end_event;
+    assert_int_equal(fi->first_award, s->events);
+    s->events = fi->end_award;
     s->tiles[s->n] = carc_tiles_placed(g);
     for (int p = 0; p < carc_players(g); p++) s->scores[s->n][p] = carc_score(g, p);
     s->last = fi->last;
@@ -494,7 +494,7 @@ static void test_frames(void **state)
     assert_true(s.n >= 2);
     for (int i = 0; i < s.n; i++) assert_int_equal(s.tiles[i], i + 1);
     for (int p = 0; p < carc_players(g); p++) assert_int_equal(s.scores[s.n - 1][p], carc_score(g, p));
-    assert_int_equal(s.events, carc_events(g));
+    assert_int_equal(s.events, carc_awards(g));
     carc_game_free(g);
     carc_rules_free(r);
     carc_record_free(&rec);
@@ -542,7 +542,8 @@ static void test_html_page(void **state)
 }
 
 /* The terminal board draws from the same view: the start tile D and a
- * straight road with seat 1's follower on its east end. */
+ * straight road with seat 1's follower on its east end; the roads cross
+ * both tiles along the middle row. */
 static void test_ascii_from_view(void **state)
 {
     (void)state;
@@ -555,7 +556,7 @@ static void test_ascii_from_view(void **state)
     FILE *f = open_memstream(&buf, &len);
     ascii_board(g, f);
     fclose(f);
-    assert_string_equal(buf, "\n     0    1    \n      CCC  ... \n   0 =   ==   1\n      ...  ... \n");
+    assert_string_equal(buf, "     0    1    \n      CCC  ...\n   0 =========1\n      ...  ...\n");
     free(buf);
     carc_game_free(g);
     carc_rules_free(r);

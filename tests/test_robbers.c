@@ -159,8 +159,8 @@ static void model_award(tracker *t, const carc_award *a)
 static void observe(const carc_game *g, tracker *t, bool final)
 {
     int n = t->nplayers;
-    for (; t->nlog < carc_events(g); t->nlog++) {
-        const carc_award *a = carc_event_at(g, t->nlog);
+    for (; t->nlog < carc_awards(g); t->nlog++) {
+        const carc_award *a = carc_award_at(g, t->nlog);
         assert_true(a->points >= 0);
         model_award(t, a);
         t->awards_in_move = true;
@@ -366,6 +366,8 @@ static void test_greedy_games(void **state)
 
 int main(void)
 {
+    /* Every game here checks itself after every move (kernel/check.c). */
+    setenv("CARC_CHECK", "1", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_setup),
         cmocka_unit_test(test_bad_options),

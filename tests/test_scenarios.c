@@ -130,10 +130,10 @@ static void run_scenario(void **state)
         if (e.finished >= 0 && carc_is_finished(g) != e.finished)
             fail_msg("%s: finished is %d, expected %d", path, carc_is_finished(g), e.finished);
         if (e.nevents) {
-            int n = carc_events(g);
+            int n = carc_awards(g);
             for (int i = 0; i < n || i < e.nevents; i++) {
                 if (i >= n) fail_msg("%s: event %d missing: %s %s %d", path, i + 1, e.ev_name[i], e.ev_reason[i], e.ev_points[i]);
-                const carc_award *a = carc_event_at(g, i);
+                const carc_award *a = carc_award_at(g, i);
                 const char *name = carc_player_name(g, a->player), *reason = carc_reason_name(rules, a->reason);
                 if (i >= e.nevents) fail_msg("%s: unexpected event %d: %s %s %d", path, i + 1, name, reason, a->points);
                 if (strcmp(name, e.ev_name[i]) || strcmp(reason, e.ev_reason[i]) || a->points != e.ev_points[i])

@@ -455,7 +455,7 @@ static void test_every_option_has_a_place(void **state)
 {
     (void)state;
     json_t *st = start_game("all-expansions", "human", "human", 33);
-    int placed = 0, figures = 0, loose = 0;
+    int placed = 0, figures = 0, loose = 0, princess = 0, robber = 0;
     unsigned seed = 9;
     while (!json_is_true(json_object_get(st, "finished"))) {
         json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
@@ -469,7 +469,9 @@ static void test_every_option_has_a_place(void **state)
                 if (strcmp(kind, "figure") != 0) fprintf(stderr, "'%s' has no place (%s)\n", text, kind);
                 assert_string_equal(kind, "figure");
                 figures++;
-            } else if (strncmp(text, "robber ", 7) == 0) assert_string_equal(kind, "track");
+            } else if (strncmp(text, "portal ", 7) == 0) assert_string_equal(kind, "figure");
+            else if (strncmp(text, "princess ", 9) == 0) assert_string_equal(kind, "remove"), princess++;
+            else if (strncmp(text, "robber ", 7) == 0) assert_string_equal(kind, "track"), robber++;
             else if (strcmp(text, "pass") == 0) assert_string_equal(kind, "none"), loose++;
         }
         seed = seed * 1103515245u + 12345u;
@@ -479,8 +481,20 @@ static void test_every_option_has_a_place(void **state)
         json_decref(st);
         st = next;
     }
-    assert_true(placed > 100 && figures > 50 && loose > 5);
+    assert_true(placed > 100 && figures > 50 && loose > 5 && princess > 0 && robber > 0);
     json_decref(st);
+}
+
+/* A composition of modules plays like a variant, and its record replays. */
+static void test_composition(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base+robbers+fairy", "human", "greedy", 41);
+    assert_non_null(strstr(json_string_value(json_object_get(st, "title")), "Robbers"));
+    json_t *end = play_on(st, 7, 60);
+    assert_non_null(end);
+    assert_record_replays_to(end);
+    json_decref(end);
 }
 
 int main(void)
@@ -502,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_undo),
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
+        cmocka_unit_test(test_composition),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);

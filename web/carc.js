@@ -263,7 +263,13 @@ function listChoices(title, options, here) {
   }
 }
 
-function initial(name) { return name ? name[0].toUpperCase() : '?'; }
+// A figure kind's label: its initial, or its first two letters when another
+// kind on offer shares the initial (follower, fairy).
+function initial(name, kinds) {
+  if (!name) return '?';
+  const clash = [...kinds].some((k) => k !== name && k[0] === name[0]);
+  return name[0].toUpperCase() + (clash ? name[1] : '');
+}
 
 function drawOverlay() {
   const svg = $('board').querySelector('svg');
@@ -275,6 +281,7 @@ function drawOverlay() {
   const d = game.decision;
   if (!d || !d.human) return;
   const g = groups(d);
+  const kinds = new Set(d.options.map((o) => o.target.figure).filter((k) => k));
   for (const p of g.places.values()) {
     const r = svgEl('rect', { class: 'spot', x: p.px + 2, y: p.py + 2, width: p.size - 4, height: p.size - 4,
                               'data-x': p.x, 'data-y': p.y, 'data-rots': p.rots.map((q) => 90 * q.rot).join(' ') });
@@ -303,7 +310,7 @@ function drawOverlay() {
     });
     layer.appendChild(c);
     const label = svgEl('text', { class: 'target-label', x: m.px, y: m.py + 3 });
-    label.textContent = t.kind === 'remove' ? '✕' : initial(t.figure);
+    label.textContent = t.kind === 'remove' ? '✕' : initial(t.figure, kinds);
     layer.appendChild(label);
   }
 }
@@ -431,7 +438,7 @@ async function start() {
     if (tb.rows.length < 6) tb.appendChild(seatRow(COLOURS[tb.rows.length], 'greedy'));
   };
   $('load-file').onchange = loadFile;
-  $('undo').onclick = () => send('/undo');
+  $('undo').onclick = () => send('/undo', {});
   $('rotate').onclick = () => rotate(1);
   $('place').onclick = () => spot && choose(spot.rots[spot.k].i);
   document.addEventListener('keydown', (e) => {

@@ -71,10 +71,10 @@ static void temple_counts(carc_ctx *ctx, int tile, int counts[CARC_MAX_PLAYERS])
     int nf = api->figures(ctx);
     for (int f = 0; f < nf; f++) {
         carc_figure_info fi;
-        if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.owner < 0 || fi.owner >= CARC_MAX_PLAYERS) continue;
+        if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.seat < 0 || fi.seat >= CARC_MAX_PLAYERS) continue;
         for (int i = 0; i < n; i++)
             if (fi.tile == area[i]) {
-                counts[fi.owner]++;
+                counts[fi.seat]++;
                 break;
             }
     }

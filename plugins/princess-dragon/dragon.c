@@ -113,7 +113,7 @@ static int eat(carc_ctx *ctx, int tile)
     carc_figure_info fi;
     for (int f = 0; f < n; f++) {
         int where = api->figure(ctx, f, &fi);
-        if ((where == CARC_AT_SEGMENT || where == CARC_AT_TILE) && fi.owner >= 0 && fi.tile == tile &&
+        if ((where == CARC_AT_SEGMENT || where == CARC_AT_TILE) && fi.seat >= 0 && fi.tile == tile &&
             api->figure_remove(ctx, f, CARC_GONE_RETURNED) < 0)
             return -1;
     }

@@ -27,7 +27,7 @@ int pd_princess_offer(carc_ctx *ctx, int player, int placed)
         int nf = api->figures(ctx);
         carc_figure_info fi;
         for (int f = 0; f < nf; f++) {
-            if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.owner < 0) continue;
+            if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.seat < 0) continue;
             if (api->feature(ctx, fi.tile, fi.seg) != city) continue;
             carc_option o = {0};
             o.code = PD_OPT_PRINCESS;

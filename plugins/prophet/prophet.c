@@ -117,14 +117,14 @@ static int on_scored(carc_ctx *ctx, carc_event *ev)
     int nf = api->figures(ctx);
     for (int f = 0; f < nf; f++) {
         carc_figure_info fi;
-        if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.kind != id->prophet || fi.owner < 0 ||
-            fi.owner >= CARC_MAX_PLAYERS || doubled[fi.owner] || api->feature(ctx, fi.tile, fi.seg) != ev->feature)
+        if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.kind != id->prophet || fi.seat < 0 ||
+            fi.seat >= CARC_MAX_PLAYERS || doubled[fi.seat] || api->feature(ctx, fi.tile, fi.seg) != ev->feature)
             continue;
-        doubled[fi.owner] = 1;
+        doubled[fi.seat] = 1;
         int nb = api->batch_count(ctx);
         for (int i = 0; i < nb; i++) {
             carc_award *a = api->batch_at(ctx, i);
-            if (a && a->feature == ev->feature && a->player == fi.owner && a->reason == id->reason_city &&
+            if (a && a->feature == ev->feature && a->player == fi.seat && a->reason == id->reason_city &&
                 !(a->flags & CARC_AWARD_BONUS)) {
                 a->points *= 2;
                 break;

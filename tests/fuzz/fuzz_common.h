@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "carc.h"
@@ -94,6 +96,24 @@ static inline uint32_t fuzz_next(uint64_t *s)
     return (uint32_t)(*s >> 33);
 }
 
+/* Every game a target plays checks itself after every move (CARC_CHECK,
+ * kernel/check.c): a difference between what the kernel keeps up to date and
+ * what it recomputes is a finding, not a bad input. */
+static inline void fuzz_check_mode(void) { setenv("CARC_CHECK", "1", 1); }
+
+static inline void fuzz_self_check(const carc_game *g, const char *error)
+{
+    char msg[512];
+    if (error && strstr(error, "self-check (CARC_CHECK)")) {
+        fprintf(stderr, "fuzz: %s\n", error);
+        abort();
+    }
+    if (g && carc_game_check(g, msg, sizeof msg) < 0) {
+        fprintf(stderr, "fuzz: self-check: %s\n", msg);
+        abort();
+    }
+}
+
 /* The state a replay must reproduce. */
 typedef struct fuzz_summary {
     int tiles, turn, events, active, finished, pile;
@@ -105,7 +125,7 @@ static inline void fuzz_summarise(const carc_game *g, fuzz_summary *s)
     memset(s, 0, sizeof *s);
     s->tiles = carc_tiles_placed(g);
     s->turn = carc_turn_number(g);
-    s->events = carc_events(g);
+    s->events = carc_awards(g);
     s->active = carc_active_player(g);
     s->finished = carc_is_finished(g);
     s->pile = carc_pile_left(g);
@@ -122,6 +142,7 @@ static inline void fuzz_summarise(const carc_game *g, fuzz_summary *s)
 static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t seed, int max_decisions)
 {
     char err[4096];
+    fuzz_check_mode();
     int np = carc_rules_min_players(r);
     if (np < 2 && carc_rules_max_players(r) >= 2) np = 2;
     static const char *const names[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green", "Yellow", "Black", "Grey"};
@@ -153,6 +174,7 @@ static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t 
         if (carc_writer_line(&w, text) < 0) abort();
     }
     st = carc_advance(g);
+    fuzz_self_check(g, st == CARC_FAILED ? carc_game_error(g) : NULL);
     if (variant && st != CARC_FAILED) {
         /* Save, load, replay on fresh rules: the same game. */
         char path[600];
@@ -173,6 +195,7 @@ static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t 
                 fprintf(stderr, "fuzz: a record carc wrote does not replay: %s\n", err);
                 abort();
             }
+            fuzz_self_check(g2, NULL);
             fuzz_summary a, b;
             fuzz_summarise(g, &a);
             fuzz_summarise(g2, &b);
@@ -199,6 +222,66 @@ static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t 
         }
         carc_game_free(c);
     }
+}
+
+/* A script of size bytes, in the base rules, then a short game whose
+ * record must replay (fuzz_play); seed decides the game. */
+static inline void fuzz_play_script(const uint8_t *script, size_t size, uint64_t seed)
+{
+    fuzz_write("fuzz.lua", script, size);
+    const char *variant = fuzz_write_text("lua-variant.ini", "[variant]\nname = fuzz-lua\n[tiles]\nsets = base\n"
+                                                             "[plugins]\nscripts = fuzz.lua\n");
+    char err[4096];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) return;
+    fuzz_play(r, variant, seed, 40);
+    carc_rules_free(r);
+}
+
+/*
+ * Every target checks each input against the limits docs/security.md
+ * promises: a script's calls are stopped within 2 s of CPU each and 10 s a
+ * turn, so one input of a short game stays under FUZZ_MAX_CPU_SECONDS; a
+ * script's memory is capped at 32 MiB and a game's by its tiles, so the
+ * process grows by less than FUZZ_MAX_GROWTH_MB; and nothing waits (a FIFO,
+ * a lock), so the wall clock stays under FUZZ_MAX_WALL_SECONDS. An input over
+ * them is a finding: the target aborts, and libFuzzer keeps the input.
+ */
+#define FUZZ_MAX_CPU_SECONDS 12.0
+#define FUZZ_MAX_WALL_SECONDS 25.0
+#define FUZZ_MAX_GROWTH_MB 512
+
+static inline double fuzz_clock(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline long fuzz_max_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Runs body on the input and checks its time and memory. */
+static inline int fuzz_bounded(const char *target, int (*body)(const uint8_t *, size_t), const uint8_t *data,
+                               size_t size)
+{
+    long rss0 = fuzz_max_rss_kb();
+    double wall0 = fuzz_clock(CLOCK_MONOTONIC), cpu0 = fuzz_clock(CLOCK_PROCESS_CPUTIME_ID);
+    body(data, size);
+    double wall = fuzz_clock(CLOCK_MONOTONIC) - wall0, cpu = fuzz_clock(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    long grew_mb = (fuzz_max_rss_kb() - rss0) / 1024;
+    if (cpu > FUZZ_MAX_CPU_SECONDS || wall > FUZZ_MAX_WALL_SECONDS || grew_mb > FUZZ_MAX_GROWTH_MB) {
+        fprintf(stderr,
+                "fuzz %s: an input over the documented limits: %.1f s of CPU (at most %.0f), %.1f s of wall "
+                "clock (at most %.0f), %ld MB more memory (at most %d)\n",
+                target, cpu, FUZZ_MAX_CPU_SECONDS, wall, FUZZ_MAX_WALL_SECONDS, grew_mb, FUZZ_MAX_GROWTH_MB);
+        abort();
+    }
+    return 0;
 }
 
 #endif

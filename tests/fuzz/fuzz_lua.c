@@ -7,18 +7,13 @@
 
 int fuzz_lua(const uint8_t *data, size_t size);
 
-int fuzz_lua(const uint8_t *data, size_t size)
+static int lua_input(const uint8_t *data, size_t size)
 {
-    fuzz_write("fuzz.lua", data, size);
-    const char *variant = fuzz_write_text("lua-variant.ini", "[variant]\nname = fuzz-lua\n[tiles]\nsets = base\n"
-                                                             "[plugins]\nscripts = fuzz.lua\n");
-    char err[4096];
-    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
-    if (!r) return 0;
-    fuzz_play(r, variant, fuzz_hash(data, size), 40);
-    carc_rules_free(r);
+    fuzz_play_script(data, size, fuzz_hash(data, size));
     return 0;
 }
+
+int fuzz_lua(const uint8_t *data, size_t size) { return fuzz_bounded("lua", lua_input, data, size); }
 
 #ifndef FUZZ_NO_MAIN
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

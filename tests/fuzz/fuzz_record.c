@@ -8,7 +8,7 @@
 
 int fuzz_record(const uint8_t *data, size_t size);
 
-int fuzz_record(const uint8_t *data, size_t size)
+static int record_input(const uint8_t *data, size_t size)
 {
     /* The file path, as carc replay reads it (variant paths are relative
      * to the record). */
@@ -19,7 +19,10 @@ int fuzz_record(const uint8_t *data, size_t size)
     carc_rules *r = carc_record_rules(&rec, err, sizeof err);
     if (r) {
         carc_game *g = NULL;
-        if (carc_replay(&rec, r, &g, err, sizeof err) == 0) {
+        fuzz_check_mode();
+        int replayed = carc_replay(&rec, r, &g, err, sizeof err);
+        fuzz_self_check(replayed == 0 ? g : NULL, replayed < 0 ? err : NULL);
+        if (replayed == 0) {
             /* play --resume writes the record back before going on. */
             const char *names[CARC_MAX_PLAYERS], *agents[CARC_MAX_PLAYERS], *opts[32];
             for (int p = 0; p < rec.nplayers; p++) {
@@ -47,6 +50,8 @@ int fuzz_record(const uint8_t *data, size_t size)
     carc_record_free(&rec);
     return 0;
 }
+
+int fuzz_record(const uint8_t *data, size_t size) { return fuzz_bounded("record", record_input, data, size); }
 
 #ifndef FUZZ_NO_MAIN
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,4 +10,5 @@
 #define FUZZ_SEEDS_RECORD ((const char *const[]){"tests/scenarios", "tests/bad/records", NULL})
 #define FUZZ_SEEDS_LUA                                                                                     \
     ((const char *const[]){"scripts", "scripts/examples", "tests/scripts", "tests/scripts/sandbox", NULL})
+#define FUZZ_SEEDS_LUA_GRAMMAR ((const char *const[]){"tests/fuzz/seeds/lua_grammar", NULL})
 #endif

@@ -9,7 +9,7 @@
 
 int fuzz_tileset(const uint8_t *data, size_t size);
 
-int fuzz_tileset(const uint8_t *data, size_t size)
+static int tileset_input(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_write("set.ini", data, size);
     char err[1024];
@@ -22,6 +22,8 @@ int fuzz_tileset(const uint8_t *data, size_t size)
     carc_rules_free(r);
     return 0;
 }
+
+int fuzz_tileset(const uint8_t *data, size_t size) { return fuzz_bounded("tileset", tileset_input, data, size); }
 
 #ifndef FUZZ_NO_MAIN
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

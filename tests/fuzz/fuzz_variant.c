@@ -8,7 +8,7 @@
 
 int fuzz_variant(const uint8_t *data, size_t size);
 
-int fuzz_variant(const uint8_t *data, size_t size)
+static int variant_input(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_write("variant.ini", data, size);
     char err[4096];
@@ -19,6 +19,8 @@ int fuzz_variant(const uint8_t *data, size_t size)
     carc_rules_free(r);
     return 0;
 }
+
+int fuzz_variant(const uint8_t *data, size_t size) { return fuzz_bounded("variant", variant_input, data, size); }
 
 #ifndef FUZZ_NO_MAIN
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
