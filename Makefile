@@ -6,6 +6,7 @@
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
+#   make strength     the bots' strength table (bench/strength.sh; long: STRENGTH_GAMES)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
 #   make valgrind     a whole game of each shipped variant under valgrind memcheck
 #   make deps         install the Debian packages carc needs
@@ -64,7 +65,7 @@ PLUGIN_SO   := $(patsubst plugins/%/,$(BUILD)/plugins/%.so,$(PLUGIN_DIRS))
 TEST_PLUGIN_DIRS := $(wildcard tests/plugins/*/)
 TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TEST_PLUGIN_DIRS))
 
-.PHONY: all test test-quick check-asan bench deps install clean fuzz fuzz-build valgrind
+.PHONY: all test test-quick check-asan bench strength deps install clean fuzz fuzz-build valgrind
 .DELETE_ON_ERROR:
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
@@ -96,22 +97,26 @@ $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
 
-# Every test: the cmocka programs, then the command-line tests.
+# Every test: the cmocka programs, the scenario records (carc test), then the
+# command-line tests.
 test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
+	@echo "== carc test tests/scenarios"; CARC_DATA=$(CURDIR) $(CARC) test --quiet tests/scenarios
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
 # The quick tier, for while you work: the unit and scenario programs, then the
 # property tests on a few games each (self-checking every move, as in make
 # test). Not the command-line, sandbox, search, study or fuzz-regression tests.
-QUICK_UNITS := board check inputs limits plugins render scenarios
+QUICK_UNITS := board check inputs limits plugins render figures
 QUICK_PROPERTY := property ark robbers princess_dragon
 QUICK_GAMES ?= 40
 test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPERTY)) $(TEST_PLUGIN_SO)
 	@set -e; for t in $(QUICK_UNITS); do echo "== test_$$t"; \
 	    CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
 	    { CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
+	@echo "== carc test tests/scenarios"; CARC_DATA=$(CURDIR) $(CARC) test --quiet tests/scenarios
 	@set -e; for t in $(QUICK_PROPERTY); do echo "== test_$$t ($(QUICK_GAMES) games)"; \
 	    CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t >/dev/null || \
 	    { CARC_TEST_GAMES=$(QUICK_GAMES) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/tests/test_$$t; exit 1; }; done
@@ -137,6 +142,10 @@ check-asan:
 
 bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 	CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/bench/bench
+
+# The bots against each other (docs/bots.md): long; size it with STRENGTH_GAMES.
+strength: $(CARC) $(PLUGIN_SO)
+	CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) nice -n 10 sh bench/strength.sh
 
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -223,7 +232,7 @@ install:
 	install -m 755 build/install/carc $(DESTDIR)$(PREFIX)/bin/carc
 	install -m 644 build/install/libcarc.a build/install/libcarc.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 kernel/carc.h kernel/carc_plugin.h $(DESTDIR)$(PREFIX)/include/carc/
-	cp -r tiles variants docs web $(DESTDIR)$(PREFIX)/share/carc/
+	cp -r tiles variants weights docs web $(DESTDIR)$(PREFIX)/share/carc/
 	@if ls build/install/plugins/*.so >/dev/null 2>&1; then install -m 755 build/install/plugins/*.so $(DESTDIR)$(PREFIX)/lib/carc/plugins/; fi
 	@if [ -d scripts ]; then cp -r scripts $(DESTDIR)$(PREFIX)/share/carc/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' carc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/carc.pc

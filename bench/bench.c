@@ -292,7 +292,8 @@ int main(int argc, char **argv)
     }
     if (!only || strcmp(only, "variants") == 0) {
         /* The shipped expansions, 2 random players. */
-        static const char *const variants[] = {"robbers", "fairy", "princess-dragon", "ark", "all-expansions"};
+        static const char *const variants[] = {"robbers", "fairy", "princess-dragon", "ark", "all-expansions",
+                                               "inns-cathedrals", "traders-builders"};
         for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
             if (!variant_exists(variants[i])) continue;
             double rate, r = ratio_to("base", variants[i], &rate);

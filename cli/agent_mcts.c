@@ -39,7 +39,9 @@ typedef struct mnode {
     int noptions;       /* options of the decision at this node */
     int visits;
     double reward;      /* summed reward of `player` */
+    double lead;        /* summed lead in points of `player` over the best other */
     double prior;       /* the position after this option, judged at once */
+    double prior_lead;  /* ... as a lead in points */
     int rank;           /* 0 for the child with the best prior */
 } mnode;
 
@@ -116,7 +118,7 @@ static void read_tuning_once(void)
 
 /* The result of a finished game for each player: mostly win (a tie shares
  * it), a little for the margin so that lost games still teach something. */
-static void rewards(const carc_game *g, double *out)
+static void rewards(const carc_game *g, double *out, double *lead)
 {
     int n = carc_players(g), best = -1000000, winners = 0;
     for (int p = 0; p < n; p++)
@@ -128,26 +130,34 @@ static void rewards(const carc_game *g, double *out)
             if (q != p && carc_score(g, q) > other) other = carc_score(g, q);
         double outcome = carc_score(g, p) == best ? 1.0 / winners : 0.0;
         out[p] = 0.8 * outcome + 0.2 * (0.5 + 0.5 * tanh((carc_score(g, p) - other) / 25.0));
+        lead[p] = n > 1 ? carc_score(g, p) - other : carc_score(g, p);
     }
 }
 
-/* Where the playout stops early, the position is judged as greedy judges
- * it: each player's score, half of what the features they hold would pay if
+/* Where the playout stops early, the position is judged: with learned
+ * weights (evaluator.h) when the agent has them, else as greedy judges it:
+ * each player's score, half of what the features they hold would pay if
  * the game ended now (not all of them will be completed), and a little for
  * each follower still in hand; then against the best opponent's. */
-static void estimate(carc_game *g, double *out)
+static void estimate(const agent *a, carc_game *g, double *out, double *lead)
 {
-    int n = carc_players(g), est[CARC_MAX_PLAYERS] = {0};
-    double v[CARC_MAX_PLAYERS];
-    carc_estimate_final(g, est);
-    for (int p = 0; p < n; p++)
-        v[p] = carc_score(g, p) + tune.est_weight * est[p] + tune.supply_weight * carc_supply(g, p, "follower");
-    for (int p = 0; p < n; p++) {
-        double other = -1e9;
-        for (int q = 0; q < n; q++)
-            if (q != p && v[q] > other) other = v[q];
-        out[p] = 0.5 + 0.5 * tanh((v[p] - other) / tune.scale);
+    int n = carc_players(g);
+    if (a->eval) {
+        evaluator_leads(a->eval, g, lead);
+    } else {
+        int est[CARC_MAX_PLAYERS] = {0};
+        double v[CARC_MAX_PLAYERS];
+        carc_estimate_final(g, est);
+        for (int p = 0; p < n; p++)
+            v[p] = carc_score(g, p) + tune.est_weight * est[p] + tune.supply_weight * carc_supply(g, p, "follower");
+        for (int p = 0; p < n; p++) {
+            double other = -1e9;
+            for (int q = 0; q < n; q++)
+                if (q != p && v[q] > other) other = v[q];
+            lead[p] = n > 1 ? v[p] - other : v[p];
+        }
     }
+    for (int p = 0; p < n; p++) out[p] = 0.5 + 0.5 * tanh(lead[p] / tune.scale);
 }
 
 /* A uniformly random playout of at most `limit` decisions (0: to the end;
@@ -171,29 +181,35 @@ static double now(void)
 }
 
 
-/* The judgement of option o for its player. With `deep`, when the same
- * player decides again before anything else happens (deploy after place),
- * the best of those follow-ups: what greedy weighs. */
-static double judge(carc_game *g, int o, int player, bool deep)
+/* The judgement of option o for its player, and its lead in points. With
+ * `deep`, when the same player decides again before anything else happens
+ * (deploy after place), the best of those follow-ups: what greedy weighs. */
+static double judge(const agent *a, carc_game *g, int o, int player, bool deep, double *lead_out)
 {
-    double v[CARC_MAX_PLAYERS];
+    double v[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
     carc_game *h = carc_game_clone(g);
+    *lead_out = 0;
     if (!h) return 0;
     carc_choose(h, o);
     int st = carc_advance(h);
     double best;
     if (st == CARC_FINISHED) {
-        rewards(h, v);
+        rewards(h, v, lead);
         best = v[player];
+        *lead_out = lead[player];
     } else if (deep && st == CARC_NEED_CHOICE && carc_decision_player(h) == player) {
         best = -1;
         for (int k = 0; k < carc_option_count(h); k++) {
-            double w = judge(h, k, player, false);
-            if (w > best) best = w;
+            double l, w = judge(a, h, k, player, false, &l);
+            if (w > best) {
+                best = w;
+                *lead_out = l;
+            }
         }
     } else {
-        estimate(h, v);
+        estimate(a, h, v, lead);
         best = v[player];
+        *lead_out = lead[player];
     }
     carc_game_free(h);
     return best;
@@ -201,14 +217,14 @@ static double judge(carc_game *g, int o, int player, bool deep)
 
 /* Judges every option of the pending decision and adds them as children,
  * best first. */
-static int expand(tree *t, int node, carc_game *g, bool deep)
+static int expand(const agent *a, tree *t, int node, carc_game *g, bool deep)
 {
     int n = carc_option_count(g), player = carc_decision_player(g);
     int first = -1, last = -1;
     for (int o = 0; o < n; o++) {
         int c = node_new(t, o, player);
         if (c < 0) return -1;
-        t->n[c].prior = judge(g, o, player, deep);
+        t->n[c].prior = judge(a, g, o, player, deep, &t->n[c].prior_lead);
         if (first < 0) first = c;
         else t->n[last].next_sibling = c;
         last = c;
@@ -273,33 +289,41 @@ static int iterate(agent *a, tree *t, const carc_game *root)
         bool fresh = !m->expanded;
         /* The root's options are judged with their follow-ups (its few
          * hundred extra judgements are paid once); deeper nodes, once each. */
-        if (fresh && expand(t, node, g, node == 0) < 0) break;
+        if (fresh && expand(a, t, node, g, node == 0) < 0) break;
         int c = select_child(t, node);
         if (c < 0 || carc_choose(g, t->n[c].key) < 0) break;
         node = c;
         path[depth++] = node;
         if (fresh) break;
     }
-    double r[CARC_MAX_PLAYERS];
-    if (playout(g, &a->rng, a->playout_limit)) rewards(g, r);
-    else estimate(g, r);
+    double r[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
+    if (playout(g, &a->rng, a->playout_limit)) rewards(g, r, lead);
+    else estimate(a, g, r, lead);
     for (int i = 0; i < depth; i++) {
         mnode *m = &t->n[path[i]];
         m->visits++;
-        if (m->player >= 0) m->reward += r[m->player];
+        if (m->player >= 0) {
+            m->reward += r[m->player];
+            m->lead += lead[m->player];
+        }
     }
     carc_game_free(g);
     return 0;
 }
 
-int mcts_choose(agent *a, carc_game *g)
+int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT; /* sim --jobs: agents on several threads */
     pthread_once(&once, read_tuning_once);
+    if (count) *count = 0;
+    if (agent_prepare_eval(a, g) < 0) return -1;
     int n = carc_option_count(g);
-    if (n == 1) return 0;
+    if (n == 1 && !out) return 0;
     tree t = {0};
-    node_new(&t, -1, -1);
+    if (node_new(&t, -1, -1) < 0) {
+        snprintf(a->error, sizeof a->error, "out of memory");
+        return -1;
+    }
     double deadline = a->seconds > 0 ? now() + a->seconds : 0;
     for (long it = 0;; it++) {
         if (a->iterations > 0 && it >= a->iterations) break;
@@ -313,6 +337,22 @@ int mcts_choose(agent *a, carc_game *g)
             visits = t.n[c].visits;
             best = t.n[c].key;
         }
+    for (int c = t.n[0].first_child; out && c >= 0; c = t.n[c].next_sibling) {
+        const mnode *m = &t.n[c];
+        if (m->key < 0 || m->key >= max) continue;
+        mcts_estimate *e = &out[m->key];
+        e->option = m->key;
+        e->visits = m->visits;
+        e->win = m->visits ? m->reward / m->visits : m->prior;
+        e->lead = m->visits ? m->lead / m->visits : m->prior_lead;
+        e->prior = m->prior;
+        if (count && m->key + 1 > *count) *count = m->key + 1;
+    }
     free(t.n);
     return best;
+}
+
+int mcts_choose(agent *a, carc_game *g)
+{
+    return mcts_analyse(a, g, NULL, 0, NULL);
 }

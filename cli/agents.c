@@ -11,9 +11,10 @@ static int choose_random(agent *a, carc_game *g)
     return (int)carc_rng_below(&a->rng, (uint32_t)carc_option_count(g));
 }
 
-/* The position as one number for the player: score lead over the best
- * opponent, plus half of the lead in what features held now would pay. */
-static double evaluate(carc_game *g, int me)
+/* The hand-written judgement, as one number for the player: score lead
+ * over the best opponent, plus half of the lead in what features held now
+ * would pay, plus a quarter point a follower in hand. */
+static double evaluate_plain(carc_game *g, int me)
 {
     int est[CARC_MAX_PLAYERS] = {0};
     carc_estimate_final(g, est);
@@ -28,16 +29,53 @@ static double evaluate(carc_game *g, int me)
     return v + 0.25 * carc_supply(g, me, "follower"); /* keep a follower or two */
 }
 
+double agent_judge(const agent *a, carc_game *g, int me)
+{
+    if (!a->eval) return evaluate_plain(g, me);
+    double lead[CARC_MAX_PLAYERS];
+    evaluator_leads(a->eval, g, lead);
+    return lead[me];
+}
+
+int agent_prepare_eval(agent *a, const carc_game *g)
+{
+    if (a->eval_bound || (!a->eval && !a->eval_shipped)) return 0;
+    const carc_rules *r = carc_game_rules(g);
+    char err[512];
+    if (!a->eval) {
+        char path[1024];
+        evaluator_path_for(carc_rules_name(r), path, sizeof path);
+        a->eval = malloc(sizeof *a->eval);
+        if (!a->eval) {
+            snprintf(a->error, sizeof a->error, "out of memory");
+            return -1;
+        }
+        if (evaluator_load(a->eval, path, err, sizeof err) < 0) {
+            snprintf(a->error, sizeof a->error,
+                     "agent %s: variant '%s' has no shipped weights (%s); train them with carc train --variant "
+                     "VARIANT --out FILE (VARIANT as you name it to carc) and play %.*s:eval=FILE",
+                     a->spec, carc_rules_name(r), err, (int)strcspn(a->spec, ":"), a->spec);
+            return -1;
+        }
+    }
+    if (evaluator_bind(a->eval, r, err, sizeof err) < 0) {
+        snprintf(a->error, sizeof a->error, "agent %s: %s", a->spec, err);
+        return -1;
+    }
+    a->eval_bound = true;
+    return 0;
+}
+
 /* Runs the game on until the next decision (or the end); chance draws stop it. */
 static int settle(carc_game *g)
 {
     return carc_advance(g);
 }
 
-static double option_value(carc_game *g, int opt, int me, int depth);
+static double option_value(const agent *a, carc_game *g, int opt, int me, int depth);
 
 /* The value of option opt for me, played on c itself, which it frees. */
-static double value_in_place(carc_game *c, int opt, int me, int depth)
+static double value_in_place(const agent *a, carc_game *c, int opt, int me, int depth)
 {
     double v;
     if (carc_choose(c, opt) < 0) {
@@ -53,29 +91,32 @@ static double value_in_place(carc_game *c, int opt, int me, int depth)
         int n = carc_option_count(c);
         if (n <= 0) carc_game_free(c);
         for (int i = 0; i < n; i++) {
-            double w = i < n - 1 ? option_value(c, i, me, depth - 1) : value_in_place(c, i, me, depth - 1);
+            double w = i < n - 1 ? option_value(a, c, i, me, depth - 1) : value_in_place(a, c, i, me, depth - 1);
             if (w > v) v = w;
         }
         return v;
     }
-    v = evaluate(c, me);
+    v = agent_judge(a, c, me);
     carc_game_free(c);
     return v;
 }
 
-static double option_value(carc_game *g, int opt, int me, int depth)
+static double option_value(const agent *a, carc_game *g, int opt, int me, int depth)
 {
     carc_game *c = carc_game_clone(g);
-    return c ? value_in_place(c, opt, me, depth) : -1e9;
+    return c ? value_in_place(a, c, opt, me, depth) : -1e9;
 }
 
 static int choose_greedy(agent *a, carc_game *g)
 {
     int n = carc_option_count(g), me = carc_decision_player(g), best = 0, ties = 0;
     if (n == 1) return 0;
+    if (agent_prepare_eval(a, g) < 0) return -1;
+    if (a->explore > 0 && carc_rng_below(&a->rng, 1u << 20) < (uint32_t)(a->explore * (1u << 20)))
+        return (int)carc_rng_below(&a->rng, (uint32_t)n);
     double bestv = -1e18;
     for (int i = 0; i < n; i++) {
-        double v = option_value(g, i, me, 1);
+        double v = option_value(a, g, i, me, 1);
         if (v > bestv + 1e-9) {
             bestv = v;
             best = i;
@@ -90,27 +131,52 @@ static int choose_greedy(agent *a, carc_game *g)
 /* The terminal's prompt (play_terminal.c). */
 static int choose_human(agent *a, carc_game *g) { return terminal_choose(g, a->in, a->out); }
 
-/* "" (the default, 1000 iterations), ":200ms", ":2s" or ":5000it". */
-static bool parse_budget(agent *a, const char *s)
+/* One ":part" of an agent's name: a budget (mcts), "trained" or
+ * "eval=FILE". */
+static bool parse_part(agent *a, const char *s, bool search, char *err, size_t errn)
 {
-    a->iterations = 1000;
-    const char *pl = getenv("CARC_MCTS_PLAYOUT");
-    a->playout_limit = pl ? atol(pl) : -1;
-    if (!*s) return true;
-    if (*s != ':') return false;
+    if (strcmp(s, "trained") == 0) {
+        a->eval_shipped = true;
+        return true;
+    }
+    if (strncmp(s, "eval=", 5) == 0) {
+        if (a->eval) free(a->eval);
+        a->eval = malloc(sizeof *a->eval);
+        if (!a->eval) {
+            snprintf(err, errn, "out of memory");
+            return false;
+        }
+        char e[512];
+        if (evaluator_load(a->eval, s + 5, e, sizeof e) < 0) {
+            snprintf(err, errn, "agent %s: %s", a->spec, e);
+            return false;
+        }
+        return true;
+    }
     char *end;
-    double v = strtod(s + 1, &end);
-    if (end == s + 1 || v <= 0) return false;
-    a->iterations = 0;
-    if (strcmp(end, "it") == 0 && v <= AGENT_MAX_ITERATIONS) a->iterations = (long)v;
-    else if (strcmp(end, "ms") == 0 && v <= AGENT_MAX_SECONDS * 1000.0) a->seconds = v / 1000.0;
-    else if (strcmp(end, "s") == 0 && v <= AGENT_MAX_SECONDS) a->seconds = v;
-    else return false;
-    return true;
+    double v = strtod(s, &end);
+    if (search && end != s && v > 0) {
+        a->iterations = 0;
+        a->seconds = 0;
+        if (strcmp(end, "it") == 0 && v <= AGENT_MAX_ITERATIONS) a->iterations = (long)v;
+        else if (strcmp(end, "ms") == 0 && v <= AGENT_MAX_SECONDS * 1000.0) a->seconds = v / 1000.0;
+        else if (strcmp(end, "s") == 0 && v <= AGENT_MAX_SECONDS) a->seconds = v;
+        else v = 0;
+        if (v > 0) return true;
+    }
+    snprintf(err, errn, "agent %s: '%s' is not %s", a->spec, s,
+             search ? "a budget (200ms, 2s, 5000it; at most 100000 iterations or 60 s a move), 'trained' or 'eval=FILE'"
+                    : "'trained' or 'eval=FILE'");
+    return false;
 }
 
 agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t errn)
 {
+    if (strlen(spec) >= sizeof ((agent *)0)->spec) {
+        snprintf(err, errn, "agent name '%.40s...' is too long (at most %zu characters)", spec,
+                 sizeof ((agent *)0)->spec - 1);
+        return NULL;
+    }
     agent *a = calloc(1, sizeof *a);
     if (!a) {
         snprintf(err, errn, "out of memory");
@@ -120,29 +186,57 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
     a->seat = seat;
     a->in = stdin;
     a->out = stdout;
+    a->iterations = 1000;
+    const char *pl = getenv("CARC_MCTS_PLAYOUT");
+    a->playout_limit = pl ? atol(pl) : -1;
     carc_rng_seed(&a->rng, seed, CARC_STREAM_AGENT + (uint64_t)seat);
-    if (strcmp(spec, "random") == 0) a->choose = choose_random;
-    else if (strcmp(spec, "greedy") == 0) a->choose = choose_greedy;
-    else if (strcmp(spec, "human") == 0) a->choose = choose_human;
-    else if (strncmp(spec, "mcts", 4) == 0 && parse_budget(a, spec + 4)) a->choose = mcts_choose;
+    char name[64];
+    snprintf(name, sizeof name, "%s", spec);
+    char *parts = strchr(name, ':');
+    if (parts) *parts++ = 0;
+    bool judges = true;
+    if (strcmp(name, "random") == 0) a->choose = choose_random, judges = false;
+    else if (strcmp(name, "greedy") == 0) a->choose = choose_greedy;
+    else if (strcmp(name, "human") == 0) a->choose = choose_human, judges = false;
+    else if (strcmp(name, "mcts") == 0) a->choose = mcts_choose;
     else {
         snprintf(err, errn,
-                 "unknown agent '%s' (known: random, greedy, human, mcts[:N ms|s|it] with at most %d iterations "
-                 "or %d s a move)",
+                 "unknown agent '%s' (known: random, greedy[:trained|:eval=FILE], human, "
+                 "mcts[:N ms|s|it][:trained|:eval=FILE], at most %d iterations or %d s a move)",
                  spec, AGENT_MAX_ITERATIONS, AGENT_MAX_SECONDS);
         free(a);
         return NULL;
     }
+    while (parts) {
+        char *next = strchr(parts, ':');
+        /* eval=FILE takes the rest: a path may hold a colon */
+        if (strncmp(parts, "eval=", 5) == 0) next = NULL;
+        if (next) *next++ = 0;
+        if (!judges || !parse_part(a, parts, a->choose == mcts_choose, err, errn)) {
+            if (!judges) snprintf(err, errn, "agent '%s' takes no ':%s'", name, parts);
+            agent_free(a);
+            return NULL;
+        }
+        parts = next;
+    }
     return a;
 }
 
-void agent_free(agent *a) { free(a); }
+void agent_free(agent *a)
+{
+    if (!a) return;
+    free(a->eval);
+    free(a);
+}
 
 void agent_list(FILE *f)
 {
     fprintf(f, "  random   picks any option, uniformly\n"
-               "  greedy   best immediate score change, with a positional term\n"
+               "  greedy   best immediate score change, with a positional term; greedy:trained\n"
+               "           judges with the weights learned for the variant (carc train),\n"
+               "           greedy:eval=FILE with a weights file\n"
                "  human    you, at the terminal\n"
                "  mcts     Monte Carlo tree search: mcts (1000 iterations a move), mcts:5000it,\n"
-               "           mcts:200ms, mcts:2s (deterministic with an iteration budget)\n");
+               "           mcts:200ms, mcts:2s (deterministic with an iteration budget);\n"
+               "           mcts:3000it:trained, mcts:200ms:eval=FILE (learned judgement)\n");
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "carc.h"
+#include "evaluator.h"
 #include "rng.h"
 
 typedef struct agent agent;
@@ -20,10 +21,34 @@ struct agent {
     long iterations;      /* mcts: iterations per decision (0: use time) */
     double seconds;       /* mcts: time per decision (0: use iterations) */
     long playout_limit;   /* mcts: decisions a playout makes before judging (0: to the end) */
+    /* The judgement of positions: NULL for the hand-written one (score,
+     * half of what held features would pay, a quarter point a follower in
+     * hand); else learned weights (evaluator.h), bound to the game's rules
+     * at the first decision. */
+    evaluator *eval;
+    bool eval_shipped;    /* ":trained": the weights shipped for the game's variant */
+    bool eval_bound;
+    double explore;       /* greedy: share of decisions answered at random (training) */
+    char error[512];      /* why choose returned -1 when no one quit */
 };
 
 /* The search agent's choice (agent_mcts.c). */
 int mcts_choose(agent *a, carc_game *g);
+
+/* What the search thinks of one option of the decision it was asked about. */
+typedef struct mcts_estimate {
+    int option;
+    int visits;       /* iterations that went through it (0: only judged) */
+    double win;       /* mean result for the deciding player, 0..1: mostly
+                         the chance of winning, a little for the margin */
+    double lead;      /* mean lead in points over the best opponent, at the
+                         end of the game or where the search judged it */
+    double prior;     /* the position right after it, judged at once (0..1) */
+} mcts_estimate;
+/* Runs the agent's search on the pending decision and fills out[o] for every
+ * option o < max (count: how many were filled); returns the option the
+ * agent plays, or -1 with a->error set. */
+int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count);
 
 /* The largest search budget an agent takes: a record from elsewhere names
  * its bots, and `play --resume` must not search for ever or without bound
@@ -31,11 +56,19 @@ int mcts_choose(agent *a, carc_game *g);
 #define AGENT_MAX_ITERATIONS 100000
 #define AGENT_MAX_SECONDS 60
 
-/* Creates an agent from its name ("random", "greedy", "human", "mcts",
- * "mcts:200ms", "mcts:2s", "mcts:5000it"); the seed and seat give it its own
- * stream. */
+/* Creates an agent from its name: "random", "greedy", "human" or "mcts",
+ * then any of ":200ms", ":2s", ":5000it" (the search's budget), ":trained"
+ * (judge with the weights shipped for the game's variant) or ":eval=FILE"
+ * (with a weights file from carc train): "mcts:3000it:trained",
+ * "greedy:eval=fan.ini". The seed and seat give it its own stream. */
 agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t errn);
 void agent_free(agent *a);
+/* Loads and binds the agent's learned weights for this game's rules, once;
+ * -1 with a->error set when they are missing or are another variant's. */
+int agent_prepare_eval(agent *a, const carc_game *g);
+/* The agent's judgement of a position for player `me`: its lead in points
+ * over the best opponent (learned weights, or the hand-written judgement). */
+double agent_judge(const agent *a, carc_game *g, int me);
 /* Lists the agent names with one line each. */
 void agent_list(FILE *f);
 #endif

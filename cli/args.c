@@ -107,3 +107,16 @@ int arg_unknown(const char *cmd, const char *arg)
             hint[0] ? ": did you mean " : "", hint, hint[0] ? "?" : "", cmd);
     return 2;
 }
+
+int arg_common(const char *a, void (*usage)(FILE *f))
+{
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        usage(stdout);
+        return 2;
+    }
+    if (strcmp(a, "--allow-plugin-paths") == 0) {
+        carc_allow_plugin_paths(1);
+        return 1;
+    }
+    return 0;
+}

@@ -32,9 +32,14 @@ static int check_complete(const study *s, const char *side)
 
 int cmd_stats(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
     }
     if (strcmp(argv[1], "merge") != 0) {
         fprintf(stderr, "carc stats: unknown subcommand '%s'\n", argv[1]);

@@ -26,14 +26,15 @@ static int check_one(const char *path)
 
 int cmd_tiles(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        FILE *f = argc < 2 ? stderr : stdout;
+    bool help = argc >= 2 && (strcmp(argv[argc - 1], "--help") == 0 || strcmp(argv[argc - 1], "-h") == 0);
+    if (argc < 2 || help) {
+        FILE *f = help ? stdout : stderr;
         fprintf(f, "usage: carc tiles check FILE...\n\n"
                    "Validates tile-set files (docs/tile-sets.md): every port covered once, edge\n"
                    "letters that agree with the segments, known kinds and marks, unique ids,\n"
                    "positive counts. Prints a summary of each good set, or the file, line and\n"
                    "reason of the first problem.\n");
-        return argc < 2 ? 2 : 0;
+        return help ? 0 : 2;
     }
     if (strcmp(argv[1], "check") != 0 || argc < 3) {
         fprintf(stderr, "usage: carc tiles check FILE...\n");
@@ -88,7 +89,7 @@ int cmd_variants(int argc, char **argv)
 {
     if (argc > 1) {
         printf("usage: carc variants\n\nLists the shipped variants (variants/*.ini), one line each.\n");
-        return strcmp(argv[1], "--help") == 0 ? 0 : 2;
+        return strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ? 0 : 2;
     }
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
@@ -120,13 +121,13 @@ int cmd_variants(int argc, char **argv)
 
 int cmd_variant(int argc, char **argv)
 {
-    if (argc == 4 && strcmp(argv[2], "--allow-plugin-paths") == 0) {
+    bool help = argc >= 2 && (strcmp(argv[argc - 1], "--help") == 0 || strcmp(argv[argc - 1], "-h") == 0);
+    if (!help && argc == 4 && strcmp(argv[2], "--allow-plugin-paths") == 0) {
         carc_allow_plugin_paths(1);
         argv[2] = argv[3];
         argc = 3;
     }
-    if (argc != 3 || strcmp(argv[1], "show") != 0) {
-        bool help = argc == 2 && strcmp(argv[1], "--help") == 0;
+    if (help || argc != 3 || strcmp(argv[1], "show") != 0) {
         fprintf(help ? stdout : stderr, "usage: carc variant show [--allow-plugin-paths] NAME|FILE\n\n"
                                         "Prints the variant's resolved configuration: its includes applied, every\n"
                                         "option with its value (defaults included). --allow-plugin-paths lets it\n"

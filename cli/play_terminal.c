@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "ascii.h"
 #include "game_log.h"
 #include "term_text.h"
@@ -214,7 +215,7 @@ int terminal_choose(carc_game *g, FILE *in, FILE *out)
     flush_news(out, view_cfg.compact ? compact_news_lines() : 0);
     show_options(g, out, false);
     for (;;) {
-        fprintf(out, "choice (number, x,y rN, or text; ? lists, b board, q quits)> ");
+        fprintf(out, "choice (number, x,y rN, or text; ? lists, b board, hint, q quits)> ");
         fflush(out);
         char line[512];
         if (terminal_stop || !fgets(line, sizeof line, in)) return -1;
@@ -230,6 +231,13 @@ int terminal_choose(carc_game *g, FILE *in, FILE *out)
             continue;
         }
         if (strcmp(s, "q") == 0 || strcmp(s, "quit") == 0) return -1;
+        if (strcmp(s, "hint") == 0) { /* the search's view of this decision (analysis.h) */
+            char spec[64], err[512];
+            analysis_default_agent(g, spec, sizeof spec);
+            if (analysis_print(g, spec, (uint64_t)carc_turn_number(g), 5, out, err, sizeof err) < 0)
+                fprintf(out, "no hint: %s\n", err);
+            continue;
+        }
         char *end;
         long k = strtol(s, &end, 10);
         if (*end == 0 && k >= 1 && k <= n) return (int)k - 1;

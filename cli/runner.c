@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int save(const run_config *cfg, char *err, size_t errn)
 {
@@ -35,13 +36,20 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
         }
         agent *a = agents[carc_decision_player(g)];
         int k = a->choose(a, g);
+        if (k < 0 && a->error[0]) {
+            snprintf(err, errn, "%s", a->error);
+            return -1;
+        }
         if (k < 0) return save(cfg, err, errn) < 0 ? -1 : 1;
         if (cfg->writer) {
             if (carc_option_record_text(g, k, text, sizeof text) < 0) {
+                int dup = carc_option_duplicate(g, k);
+                const char *who = carc_option_owner(g, k);
+                if (dup >= 0 && strcmp(who, "kernel") == 0) who = carc_option_owner(g, dup);
                 snprintf(err, errn,
-                         "the chosen option '%s' reads like another option of this decision (a plugin's or "
-                         "script's option texts), so the record could not replay it; the game stops here",
-                         text);
+                         "%s offered two options with one text, '%s', in one decision: the record could not "
+                         "tell them apart; the game stops here",
+                         who, text);
                 char serr[512]; /* the game so far is saved; the message above stays */
                 save(cfg, serr, sizeof serr);
                 return -1;

@@ -89,16 +89,19 @@ static int api_define_kind(carc_ctx *ctx, const char *name, int completion, int 
     return k < 0 ? api_error(ctx, "define_kind: too many kinds or a bad name") : k;
 }
 
-static int api_define_figure(carc_ctx *ctx, const char *name, int per_player, int flags)
+static int api_define_figure_kind(carc_ctx *ctx, const carc_figure_kind_def *def)
 {
     REG_ONLY(ctx);
-    struct carc_rules *r = ctx->rules;
-    if (!name || !*name || strlen(name) >= NAME_LEN || per_player < 0 || per_player > 99)
-        return api_error(ctx, "define_figure: bad name or count");
-    if (rules_figkind(r, name) >= 0) return api_error(ctx, "define_figure: that figure exists");
-    int k = rules_add_figkind(r, name, per_player, flags & CARC_FIGURE_FOLLOWER, flags & CARC_FIGURE_BOXED_WHEN_SCORED,
-                              ctx->owner);
-    return k < 0 ? api_error(ctx, "define_figure: too many figure kinds") : k;
+    char err[200];
+    int k = rules_define_figkind(ctx->rules, def, ctx->owner, err, sizeof err);
+    return k < 0 ? api_error(ctx, err) : k;
+}
+
+/* Version 1's call: strength 1, on every deployable kind. */
+static int api_define_figure(carc_ctx *ctx, const char *name, int per_player, int flags)
+{
+    carc_figure_kind_def def = {name, per_player, flags, 1, NULL};
+    return api_define_figure_kind(ctx, &def);
 }
 
 static int api_define_mark(carc_ctx *ctx, const char *name)
@@ -464,6 +467,7 @@ static int api_batch_begin(carc_ctx *ctx) { GAME_ONLY(ctx, -1); batch_begin(ctx-
 static int api_batch_add(carc_ctx *ctx, int player, int points, int reason, int feature, int flags)
 {
     GAME_ONLY(ctx, -1);
+    if (ctx->g->batch_is_view) return api_error(ctx, "batch_add: not during award-order");
     if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
         return api_error(ctx, "batch_add: bad player, reason or feature");
     batch_add(ctx->g, player, points, reason, feature, flags);
@@ -497,6 +501,124 @@ static int api_return_followers(carc_ctx *ctx, int f)
 }
 
 static void *api_user_data(carc_ctx *ctx) { return ctx->user; }
+
+/* ---- version 2 ------------------------------------------------------------------------------------ */
+
+static bool figkind_ok(carc_ctx *ctx, int k) { return k >= 0 && k < ctx->rules->nfigkinds; }
+
+static int api_figure_kind_flags(carc_ctx *ctx, int k)
+{
+    if (!figkind_ok(ctx, k)) return -1;
+    const figkind_def *f = &ctx->rules->figkinds[k];
+    return (f->follower ? CARC_FIGURE_FOLLOWER : 0) | (f->boxed_when_scored ? CARC_FIGURE_BOXED_WHEN_SCORED : 0) |
+           (f->deployable ? CARC_FIGURE_DEPLOYABLE : 0) | (f->boxed_when_removed ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0);
+}
+
+static int api_figure_kind_strength(carc_ctx *ctx, int k)
+{
+    return figkind_ok(ctx, k) ? ctx->rules->figkinds[k].strength : -1;
+}
+
+static int api_figure_kind_stands_on(carc_ctx *ctx, int k, int kind)
+{
+    if (!figkind_ok(ctx, k) || kind < 0 || kind >= ctx->rules->nkinds) return -1;
+    return fig_kind_stands_on(ctx->rules, k, kind);
+}
+
+static const char *api_figure_kind_name(carc_ctx *ctx, int k)
+{
+    return figkind_ok(ctx, k) ? ctx->rules->figkinds[k].name : NULL;
+}
+
+static int api_feature_strength(carc_ctx *ctx, int f, int p)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f) || !player_ok(ctx, p)) return -1;
+    int strength[CARC_MAX_PLAYERS];
+    feat_strengths(ctx->g, f, strength);
+    return strength[p];
+}
+
+static int api_deploy_elsewhere(carc_ctx *ctx, int t)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!g->building) return api_error(ctx, "deploy_elsewhere: only while the action decision is built");
+    if (!tile_ok(ctx, t) || t == g->turn.placed)
+        return api_error(ctx, "deploy_elsewhere: a placed tile other than this turn's is needed");
+    return offer_deploys_on(g, g->turn.active, t, true);
+}
+
+static const char *api_option_owner(carc_ctx *ctx, const carc_option *opt)
+{
+    if (!opt) return NULL;
+    if (opt->owner == 0) return "kernel";
+    if (opt->owner > ctx->rules->nplugins) return NULL; /* vetoed */
+    return ctx->rules->plugins[opt->owner - 1]->name;
+}
+
+static int api_option_text(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n)
+{
+    GAME_ONLY(ctx, -1);
+    if (!opt || !buf || n == 0 || opt->owner > ctx->rules->nplugins) return -1;
+    if (opt->tile >= 0 && (!tile_ok(ctx, opt->tile) || (opt->seg >= 0 && !seg_ok(ctx, opt->tile, opt->seg))))
+        return -1;
+    return option_format(ctx->g, opt, buf, n) < 0 ? -1 : 0;
+}
+
+static int api_batch_withdraw(carc_ctx *ctx, int i)
+{
+    GAME_ONLY(ctx, -1);
+    if (batch_withdraw(ctx->g, i) < 0) return api_error(ctx, "batch_withdraw: no award of that index in the batch being collected");
+    return 0;
+}
+
+static int api_majority_strength(carc_ctx *ctx, int p)
+{
+    GAME_ONLY(ctx, -1);
+    if (!ctx->g->in_majority || !player_ok(ctx, p)) return api_error(ctx, "majority_strength: only during feature-majority, for a player");
+    return ctx->g->majority[p];
+}
+
+static int api_set_majority_strength(carc_ctx *ctx, int p, int strength)
+{
+    GAME_ONLY(ctx, -1);
+    if (!ctx->g->in_majority || !player_ok(ctx, p) || strength < 0 || strength > 100000)
+        return api_error(ctx, "set_majority_strength: only during feature-majority, for a player, 0 to 100000");
+    ctx->g->majority[p] = strength;
+    return 0;
+}
+
+static int api_extra_turn(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    if (ctx->g->turn.extra) return api_error(ctx, "extra_turn: this turn is an extra turn already (no chains)");
+    ctx->g->turn.extra_next = true;
+    return 0;
+}
+
+static int api_in_extra_turn(carc_ctx *ctx)
+{
+    GAME_ONLY(ctx, -1);
+    return ctx->g->turn.extra;
+}
+
+static int api_feature_borders(carc_ctx *ctx, int f, int *cities, int max)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f) || ctx->g->nodes[f].kind != CARC_KIND_FIELD || max < 0 || (max && !cities)) return -1;
+    int_list all;
+    int_list_init(&all);
+    feat_bordering_cities(ctx->g, f, &all);
+    if (all.oom) {
+        int_list_free(&all);
+        return api_error(ctx, "feature_borders: out of memory");
+    }
+    int n = all.n;
+    for (int i = 0; i < n && i < max; i++) cities[i] = all.v[i];
+    int_list_free(&all);
+    return n;
+}
 
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
@@ -573,4 +695,19 @@ const carc_api carc_api_v1 = {
     .score_feature = api_score_feature,
     .return_followers = api_return_followers,
     .user_data = api_user_data,
+    .define_figure_kind = api_define_figure_kind,
+    .figure_kind_flags = api_figure_kind_flags,
+    .figure_kind_strength = api_figure_kind_strength,
+    .figure_kind_stands_on = api_figure_kind_stands_on,
+    .figure_kind_name = api_figure_kind_name,
+    .feature_strength = api_feature_strength,
+    .deploy_elsewhere = api_deploy_elsewhere,
+    .option_owner = api_option_owner,
+    .option_text = api_option_text,
+    .batch_withdraw = api_batch_withdraw,
+    .majority_strength = api_majority_strength,
+    .set_majority_strength = api_set_majority_strength,
+    .extra_turn = api_extra_turn,
+    .in_extra_turn = api_in_extra_turn,
+    .feature_borders = api_feature_borders,
 };

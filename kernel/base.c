@@ -18,7 +18,10 @@ static int ph_turn_start(struct carc_ctx *ctx, int call)
     carc_event e = {0};
     if (g->turn.number == 0) dispatch(g, CARC_EV_GAME_START, &e);
     g->turn.number++;
-    g->turn.active = (g->turn.active + 1) % g->nplayers;
+    /* An extra turn (extra_turn, the builder) keeps the active player. */
+    g->turn.extra = g->turn.extra_next;
+    g->turn.extra_next = false;
+    if (!g->turn.extra) g->turn.active = (g->turn.active + 1) % g->nplayers;
     g->turn.drawn = g->turn.placed = -1;
     g->turn.action_forbid_pass = false;
     g->turn.ncompleted = 0;
@@ -96,24 +99,12 @@ static int ph_place(struct carc_ctx *ctx, int call)
     return CARC_PHASE_AGAIN;
 }
 
-/* The kernel's deploy options on the placed tile (BASE-7..9). */
+/* The kernel's deploy options on the placed tile (BASE-7..9): every
+ * deployable follower kind the player has in supply, on the segments its
+ * kind may stand on, of features nobody occupies. */
 static void offer_deploys(carc_game *g)
 {
-    int p = g->turn.active, t = g->turn.placed;
-    if (t < 0 || g->supply[p][CARC_FIG_FOLLOWER] == 0) return;
-    const placed *pl = &g->tiles[t];
-    const tile_type *tt = &g->rules->types[pl->type];
-    for (int s = 0; s < tt->nsegs; s++) {
-        if (!g->rules->kinds[tt->segs[s].kind].deployable) continue;
-        int root = feat_find(g, pl->node0 + s);
-        if (g->nodes[root].occupants) continue;
-        carc_option *o = opt_push(g);
-        if (!o) return;
-        o->code = BASE_OPT_DEPLOY;
-        o->tile = t;
-        o->seg = s;
-        o->arg[0] = CARC_FIG_FOLLOWER;
-    }
+    if (g->turn.placed >= 0) offer_deploys_on(g, g->turn.active, g->turn.placed, false);
 }
 
 static int ph_action(struct carc_ctx *ctx, int call)
@@ -148,23 +139,28 @@ static int ph_action(struct carc_ctx *ctx, int call)
  * (CARC_EV_SCORE), then the scoring step ends. */
 static int ph_score(struct carc_ctx *ctx, int call)
 {
-    (void)call;
     carc_game *g = ctx->g;
-    g->score_step++;
     carc_event e = {0};
     e.player = g->turn.active;
-    for (int i = 0; i < g->turn.ncompleted; i++) {
-        e.feature = g->turn.completed[i];
-        dispatch(g, CARC_EV_FEATURE_COMPLETED, &e);
+    if (call == 0) {
+        g->score_step++;
+        for (int i = 0; i < g->turn.ncompleted; i++) {
+            e.feature = g->turn.completed[i];
+            dispatch(g, CARC_EV_FEATURE_COMPLETED, &e);
+        }
+        batch_begin(g);
+        for (int i = 0; i < g->turn.ncompleted; i++) {
+            int root = g->turn.completed[i];
+            const node *n = &g->nodes[root];
+            if (!g->rules->kinds[n->kind].kernel_scored || (n->flags & NODE_SCORED) || !n->occupants) continue;
+            score_feature_into_batch(g, root, false);
+        }
+        /* A player may be asked the order of their awards (ROB-15): the
+         * phase then runs again after the answer and lands the rest. */
+        if (batch_commit_pausable(g, g->turn.active)) return CARC_PHASE_AGAIN;
+    } else if (batch_land_resume(g)) {
+        return CARC_PHASE_AGAIN;
     }
-    batch_begin(g);
-    for (int i = 0; i < g->turn.ncompleted; i++) {
-        int root = g->turn.completed[i];
-        const node *n = &g->nodes[root];
-        if (!g->rules->kinds[n->kind].kernel_scored || (n->flags & NODE_SCORED) || !n->occupants) continue;
-        score_feature_into_batch(g, root, false);
-    }
-    batch_commit(g, g->turn.active);
     for (int i = 0; i < g->turn.ncompleted; i++) {
         int root = g->turn.completed[i];
         if (g->nodes[root].flags & NODE_SCORED) fig_return_followers(g, root);
@@ -245,6 +241,8 @@ static int base_apply(struct carc_ctx *ctx, const carc_option *opt, int player)
         return 0;
     case BASE_OPT_PASS:
         return 0;
+    case BASE_OPT_ORDER:
+        return landing_choose(g, opt);
     default:
         game_fail(g, "unknown kernel option %d", opt->code);
         return -1;
@@ -262,10 +260,15 @@ static int base_format(struct carc_ctx *ctx, const carc_option *o, char *buf, si
     case BASE_OPT_DEPLOY: {
         char seg[64];
         seg_name(g, o->tile, o->seg, seg, sizeof seg);
-        return snprintf(buf, n, "deploy %s %s", g->rules->figkinds[o->arg[0]].name, seg);
+        if (o->tile == g->turn.placed)
+            return snprintf(buf, n, "deploy %s %s", g->rules->figkinds[o->arg[0]].name, seg);
+        return snprintf(buf, n, "deploy %s %s at %d,%d", g->rules->figkinds[o->arg[0]].name, seg,
+                        g->tiles[o->tile].x, g->tiles[o->tile].y);
     }
     case BASE_OPT_PASS:
         return snprintf(buf, n, "pass");
+    case BASE_OPT_ORDER:
+        return landing_format(g, o, buf, n);
     default:
         return snprintf(buf, n, "?");
     }
@@ -303,7 +306,9 @@ void rules_init_builtins(struct carc_rules *r)
     rules_add_reason(r, "city");
     rules_add_reason(r, "cloister");
     rules_add_reason(r, "farm");
-    rules_add_figkind(r, "follower", 0, true, false, 0);
+    static const carc_figure_kind_def follower = {"follower", 0, CARC_FIGURE_FOLLOWER | CARC_FIGURE_DEPLOYABLE, 1, NULL};
+    char err[200];
+    rules_define_figkind(r, &follower, 0, err, sizeof err);
 
     rules_define_enum(r, "farm-scoring", "per-farm none per-city-once city-majority",
                       "how farms score at the end (BASE-22)", 0);

@@ -152,6 +152,13 @@ int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */
 int carc_option_match(const carc_game *g, const char *line);
+/* Who offered option i of the pending decision: "kernel" or the plugin's or
+ * script's name (valid while the rules are loaded); NULL if there is none. */
+const char *carc_option_owner(const carc_game *g, int i);
+/* Another option of the pending decision whose text reads like option i's
+ * but that does something else (a plugin or script gave two options one
+ * text: a record could not tell them apart), or -1 if none. */
+int carc_option_duplicate(const carc_game *g, int i);
 
 /* The awards so far (every change of score, in the order they landed):
  * their count, and award i. The pointer is into the game's award log, which
@@ -207,6 +214,25 @@ int carc_game_check(const carc_game *g, char *err, size_t errn);
  * at their final-scoring value, farms included), added to out[seat]. A
  * positional estimate for bots; it changes nothing. */
 void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS]);
+
+/* ---- rule-blind figures of a position, for learned judgement (position.c) -- */
+
+/* How many figures per player carc_position_figures reports for these rules:
+ * "score"; for each kind followers may stand on ("city", a plugin's kind...)
+ * "held.K" (what the features the player leads would pay now), "whole.K"
+ * (what they would pay completed), "open.K" (open ports, or spaces a ring
+ * or cross lacks), "led.K" (how many) and "closers.K" (tiles left in the
+ * pile that fit the one space a led feature still needs, summed); for each
+ * figure kind with a per-player supply "hand.F" and "board.F". The list
+ * depends only on the rules, so it names a learned model's inputs. */
+int carc_position_figure_count(const carc_rules *r);
+/* Writes the name of figure i into buf; negative when i is out of range. */
+int carc_position_figure_name(const carc_rules *r, int i, char *buf, size_t n);
+/* Fills out[seat * count + i] with figure i of every seat and returns count;
+ * -1 (nothing written) when max is smaller than count times the players.
+ * A led feature counts for every player tied for its majority. Plugins'
+ * feature values are asked for, as at scoring; the game is not changed. */
+int carc_position_figures(carc_game *g, double *out, int max);
 
 /* ---- read-only queries for drawing a game (query.c) ------------------------ */
 

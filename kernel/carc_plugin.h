@@ -95,6 +95,11 @@ enum carc_event_type {
     CARC_EV_TURN_END,
     CARC_EV_GAME_END,          /* before final scoring */
     CARC_EV_FINAL_SCORE,       /* after the kernel's final scoring */
+    /* API version 2 (numbered after the version-1 events, which keep theirs) */
+    CARC_EV_FEATURE_MAJORITY,  /* a feature's majority is about to be counted:
+                                  majority_strength / set_majority_strength */
+    CARC_EV_AWARD_ORDER,       /* player has several awards left in this step:
+                                  set value to 1 if their order matters (they choose) */
     CARC_EV_COUNT
 };
 
@@ -130,15 +135,29 @@ Every later call receives a carc_ctx*: the game and the plugin it is for.
 The carc_api struct only grows at its end; api->size says how much of it
 this kernel has. */
 
-#define CARC_API_VERSION 1
+#define CARC_API_VERSION 2
 
 typedef struct carc_ctx carc_ctx;
 
 /* Phase results. */
 enum { CARC_PHASE_DONE = 0, CARC_PHASE_AGAIN = 1, CARC_PHASE_END_GAME = 2 };
 
-/* Figure flags (define_figure). */
-enum { CARC_FIGURE_FOLLOWER = 1, CARC_FIGURE_BOXED_WHEN_SCORED = 2 };
+/* Figure flags (define_figure, define_figure_kind).
+ *   FOLLOWER           it occupies the feature it stands on and counts in its
+ *                      majority with the kind's strength; the dragon, the
+ *                      princess, the fairy and the Ark act on it
+ *   BOXED_WHEN_SCORED  it leaves the game when its feature is scored
+ *   DEPLOYABLE         (with FOLLOWER) the kernel offers deploying it from the
+ *                      supply on the placed tile (`deploy NAME kind@port`) and
+ *                      through deploy_elsewhere (the magic portal)
+ *   BOXED_WHEN_REMOVED it leaves the game whenever it leaves the board
+ *                      unscored too (eaten, sent home): used once (ARK-15) */
+enum {
+    CARC_FIGURE_FOLLOWER = 1,
+    CARC_FIGURE_BOXED_WHEN_SCORED = 2,
+    CARC_FIGURE_DEPLOYABLE = 4,
+    CARC_FIGURE_BOXED_WHEN_REMOVED = 8
+};
 /* Kind flags (define_kind). */
 enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
 /* Where a figure stands. */
@@ -169,6 +188,17 @@ typedef struct carc_figure_info {
     };
     int where, tile, seg, space;
 } carc_figure_info;
+
+/* A figure kind (define_figure_kind, API version 2). The strings are copied. */
+typedef struct carc_figure_kind_def {
+    const char *name;      /* lower-case; the record's `deploy NAME ...` */
+    int per_player;        /* supply per player at the start (0: none, or neutral) */
+    int flags;             /* CARC_FIGURE_* */
+    int strength;          /* weight in every majority (1 to 99); 0 means 1 */
+    const char *stands_on; /* feature kinds it may be deployed to, separated by
+                              spaces or commas ("road city"); NULL or "": every
+                              deployable kind (CARC_KIND_DEPLOYABLE) */
+} carc_figure_kind_def;
 
 typedef struct carc_api {
     uint32_t version;         /* CARC_API_VERSION of the kernel */
@@ -275,6 +305,59 @@ typedef struct carc_api {
     /* The `user` pointer given to on() or add_phase() for the handler or
      * phase running now (NULL elsewhere). */
     void *(*user_data)(carc_ctx *ctx);
+
+    /* ---- API version 2: everything below is present when
+     * api->size >= offsetof(carc_api, <member>) + sizeof(void *) -------- */
+
+    /* -- figures as data -- */
+    /* A figure kind with its flags, strength and the kinds it stands on (init
+     * only). define_figure(name, n, flags) is define_figure_kind with
+     * strength 1 on every deployable kind. Returns the kind's id or -1. */
+    int (*define_figure_kind)(carc_ctx *ctx, const carc_figure_kind_def *def);
+    int (*figure_kind_flags)(carc_ctx *ctx, int kind);     /* CARC_FIGURE_*, -1 unknown */
+    int (*figure_kind_strength)(carc_ctx *ctx, int kind);  /* -1 unknown */
+    /* 1 if the kind may be deployed to segments of feature_kind, 0 if not, -1 unknown. */
+    int (*figure_kind_stands_on)(carc_ctx *ctx, int kind, int feature_kind);
+    /* The kind's name (the rules' own string, valid while they are loaded). */
+    const char *(*figure_kind_name)(carc_ctx *ctx, int kind);
+    /* The sum of the strengths of player's followers on the feature. */
+    int (*feature_strength)(carc_ctx *ctx, int feature, int player);
+    /* During action-offer: the kernel's deploys of every deployable follower
+     * kind the active player has in supply on a tile other than the placed
+     * one (`deploy NAME kind@port at x,y`; the magic portal), on features
+     * neither occupied nor complete. Returns how many were offered. */
+    int (*deploy_elsewhere)(carc_ctx *ctx, int tile);
+
+    /* -- decisions -- */
+    /* Who offered an option of the decision being built or answered: "kernel"
+     * or the plugin's or script's name (valid while the rules are loaded). */
+    const char *(*option_owner)(carc_ctx *ctx, const carc_option *opt);
+    /* The option's record text, as `carc play` shows it; -1 on error. */
+    int (*option_text)(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
+
+    /* -- scoring -- */
+    /* Takes award i out of the batch being collected (feature-scored, score,
+     * award-order): it never lands and is never logged. */
+    int (*batch_withdraw)(carc_ctx *ctx, int i);
+    /* During feature-majority: a player's strength in the feature being
+     * counted (the sum of their followers' strengths), and changing it.
+     * The players with the greatest strength above 0 win. */
+    int (*majority_strength)(carc_ctx *ctx, int player);
+    int (*set_majority_strength)(carc_ctx *ctx, int player, int strength);
+
+    /* -- turns -- */
+    /* The active player takes one more turn right after this one (the
+     * builder). Not chained: refused (-1) during such an extra turn, and
+     * asked twice in one turn it is one extra turn. */
+    int (*extra_turn)(carc_ctx *ctx);
+    /* 1 during such an extra turn, else 0. */
+    int (*in_extra_turn)(carc_ctx *ctx);
+
+    /* -- features -- */
+    /* The distinct city features a field borders (the tile sets' `borders`):
+     * up to max ids into cities; returns how many there are, -1 for a
+     * feature that is not a field. */
+    int (*feature_borders)(carc_ctx *ctx, int field, int *cities, int max);
 } carc_api;
 
 /* Every plugin defines its entry point with exactly this prototype. */

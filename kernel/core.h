@@ -57,6 +57,10 @@ typedef struct figkind_def {
     char name[NAME_LEN];
     bool follower;      /* occupies a feature and counts for majority */
     bool boxed_when_scored; /* leaves the game after its feature scores */
+    bool boxed_when_removed; /* ... and whenever it leaves the board (ARK-15) */
+    bool deployable;    /* the kernel offers deploying it (with follower) */
+    int strength;       /* weight in majorities (1 for version-1 kinds) */
+    uint32_t stands_on; /* bit per feature kind it may be deployed to */
     int per_player;     /* initial supply per player (0: neutral or none) */
     int owner;
 } figkind_def;
@@ -162,7 +166,7 @@ struct carc_ctx {
 
 
 /* The base game's option codes (owner 0). */
-enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS };
+enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS, BASE_OPT_ORDER };
 
 /* The owner of an option vetoed during action-filter (dropped afterwards). */
 #define OPTION_VETOED 0xffff
@@ -278,6 +282,8 @@ typedef struct turn_state {
     int drawn;             /* tile type drawn, -1 */
     int placed;            /* tile index placed this turn, -1 */
     bool action_forbid_pass; /* a plugin made the action compulsory */
+    bool extra_next;       /* the active player plays again next (extra_turn) */
+    bool extra;            /* this turn is such an extra turn */
     /* Features completed by the placement: the port features of the new
      * tile and the ring and cross features of it and its 8 neighbours, so
      * at most 9 tiles' segments. */
@@ -331,6 +337,17 @@ struct carc_game {
     /* batch of awards being collected (scoring step) */
     carc_award *batch;      int nbatch, cap_batch;
 
+    /* A committed batch landing one award at a time; it waits while the
+     * player whose awards come next chooses their order (ROB-15). */
+    carc_award *landing;    int nlanding, cap_landing, landing_pos;
+    bool landing_paused;    /* an `order` decision is pending */
+    bool landing_chosen;    /* the award at landing_pos was chosen: land it */
+    bool batch_is_view;     /* award-order: the batch shows one player's awards left (read-only) */
+
+    /* the feature-majority event being raised: each player's strength */
+    int majority[CARC_MAX_PLAYERS];
+    bool in_majority;
+
     unsigned char *pstate;  /* plugin state blobs, rules->state_size bytes */
 
     uint32_t stamp;         /* for visited marks */
@@ -361,8 +378,8 @@ int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completi
 int rules_add_mark(struct carc_rules *r, const char *name);
 int rules_add_tmark(struct carc_rules *r, const char *name);
 int rules_add_reason(struct carc_rules *r, const char *name);
-int rules_add_figkind(struct carc_rules *r, const char *name, int per_player, bool follower,
-                      bool boxed_when_scored, int owner);
+/* A figure kind (define_figure_kind); its id, or -1 with why in err. */
+int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, int owner, char *err, size_t errn);
 int rules_phase_find(const phase_def *list, int n, const char *name);
 void rules_phase_insert(phase_def *list, int *n, int at, const char *name, phase_fn fn, int owner, void *user);
 int rules_define_enum(struct carc_rules *r, const char *key, const char *values,
@@ -387,7 +404,12 @@ int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn)
 bool check_mode_on(void);                /* CARC_CHECK is set */
 
 /* engine.c: the game object, the phase machine, events, the pile */
-void check_move(carc_game *g);           /* the self-check after a move, in check mode */
+void check_move_now(carc_game *g);
+/* The self-check after a move, in check mode only (one flag test when off). */
+static inline void check_move(carc_game *g)
+{
+    if (g->check) check_move_now(g);
+}
 plugin_slot *owner_slot(const carc_game *g, int owner);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dispatch(carc_game *g, int ev, struct carc_event *e);
@@ -411,6 +433,10 @@ int feat_mark_count(carc_game *g, int root, int mark);
 bool feat_is_complete(const carc_game *g, int root);
 void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS]);
 int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max);
+/* The sum of each player's follower strengths on the feature. */
+void feat_strengths(const carc_game *g, int root, int strength[CARC_MAX_PLAYERS]);
+/* The segment of the feature on its earliest-placed tile (names it in texts). */
+int feat_first_segment(const carc_game *g, int root, int *tile, int *seg);
 /* A list of ints that starts in its own array and grows on the heap. */
 typedef struct int_list {
     int *v;
@@ -441,16 +467,37 @@ int fig_remove_event(carc_game *g, int f, int how, int feature);
 int fig_feature(carc_game *g, int f);
 void fig_on_feature(const carc_game *g, int root, int_list *figs);
 void fig_return_followers(carc_game *g, int root);
+/* Where a removed figure goes: CARC_GONE_BOX for a kind boxed when removed
+ * (ARK-15) whatever `how` asked, else how. */
+int fig_removal(const carc_game *g, int f, int how);
+/* Offers the kernel's deploys of every deployable follower kind player has
+ * in supply on tile's segments; elsewhere = not the placed tile (complete
+ * features excluded). Returns the options offered, -1 on failure. */
+int offer_deploys_on(carc_game *g, int player, int tile, bool elsewhere);
+int fig_kind_stands_on(const struct carc_rules *r, int kind, int feature_kind);
 
 /* scoring.c */
 void batch_begin(carc_game *g);
 void batch_add(carc_game *g, int player, int points, int reason, int feature, int flags);
+/* Takes award i out of the batch being collected; -1 if there is none. */
+int batch_withdraw(carc_game *g, int i);
 void batch_commit(carc_game *g, int first_seat);
 void score_feature_into_batch(carc_game *g, int root, bool final);
 int feature_value(carc_game *g, int root, bool complete);
 void award_now(carc_game *g, int player, int points, int reason, int feature, int flags);
 void score_final_features(carc_game *g);
 void score_farms(carc_game *g);
+/* The batch lands through the landing queue, which may pause for an
+ * `order` decision (ROB-15): returns 1 if paused (call batch_land_resume
+ * after the answer), 0 when every award has landed. */
+int batch_commit_pausable(carc_game *g, int first_seat);
+int batch_land_resume(carc_game *g);
+/* Applies an `order` option: the award it names lands next. */
+int landing_choose(carc_game *g, const carc_option *opt);
+int landing_format(const carc_game *g, const carc_option *o, char *buf, size_t n);
+/* Raises feature-majority for a feature whose strengths are given (changed
+ * in place by handlers) and returns the greatest strength. */
+int majority_event(carc_game *g, int root, int strength[CARC_MAX_PLAYERS], bool final);
 
 /* decision.c */
 carc_option *opt_push(carc_game *g);

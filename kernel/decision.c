@@ -222,3 +222,33 @@ int carc_option_match(const carc_game *g, const char *line)
     }
     return -1;
 }
+
+const char *carc_option_owner(const carc_game *g, int i)
+{
+    const carc_option *o = carc_option_at(g, i);
+    return o ? option_owner(g, o->owner)->name : NULL;
+}
+
+int carc_option_duplicate(const carc_game *g, int k)
+{
+    const carc_option *b = carc_option_at(g, k);
+    if (!b) return -1;
+    /* The base game's own texts differ from each other; only a plugin's can
+     * collide (with another, or with the base game's). */
+    int count = carc_option_count(g);
+    bool plugin = false;
+    for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
+    if (!plugin) return -1;
+    char mine[512], other[512];
+    carc_option_text(g, k, mine, sizeof mine);
+    for (int i = 0; i < count; i++) {
+        if (i == k) continue;
+        carc_option_text(g, i, other, sizeof other);
+        if (strcmp(mine, other) != 0) continue;
+        const carc_option *a = carc_option_at(g, i);
+        bool same = a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
+                    memcmp(a->arg, b->arg, sizeof a->arg) == 0;
+        if (!same) return i; /* an identical option would play the same: no harm */
+    }
+    return -1;
+}

@@ -28,7 +28,8 @@ void game_fail(carc_game *g, const char *fmt, ...)
 static const char *const event_names[CARC_EV_COUNT] = {
     "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
     "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
-    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score"};
+    "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
+    "feature-majority", "award-order"};
 
 const char *carc_event_name(int event)
 {
@@ -167,6 +168,7 @@ carc_game *carc_game_clone(const carc_game *src)
     CLONE_ARRAY(g, src, opts, src->nopts, src->cap_opts);
     CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
     CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
+    CLONE_ARRAY(g, src, landing, src->nlanding, src->cap_landing);
     if (!ok) {
         carc_game_free(g);
         return NULL;
@@ -203,14 +205,15 @@ void carc_game_free(carc_game *g)
     free(g->opts);
     free(g->log);
     free(g->batch);
+    free(g->landing);
     free(g);
 }
 
 /* In check mode, recomputes what the kernel keeps up to date and fails the
  * game on any difference (check.c). */
-void check_move(carc_game *g)
+void check_move_now(carc_game *g)
 {
-    if (!g->check || g->failed) return;
+    if (g->failed) return;
     char msg[400];
     if (carc_game_check(g, msg, sizeof msg) < 0) game_fail(g, "self-check (CARC_CHECK): %s", msg);
 }

@@ -112,6 +112,33 @@ int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max)
     return n;
 }
 
+void feat_strengths(const carc_game *g, int root, int strength[CARC_MAX_PLAYERS])
+{
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++) strength[p] = 0;
+    if (g->nodes[root].occupants == 0) return;
+    for (int f = 0; f < g->nfigs; f++) {
+        const figure *fg = &g->figs[f];
+        if (fg->where != CARC_AT_SEGMENT || fg->seat < 0) continue;
+        const figkind_def *k = &g->rules->figkinds[fg->kind];
+        if (!k->follower) continue;
+        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) strength[fg->seat] += k->strength > 0 ? k->strength : 1;
+    }
+}
+
+int feat_first_segment(const carc_game *g, int root, int *tile, int *seg)
+{
+    int n = root, best = root;
+    do {
+        if (g->nodes[n].tile < g->nodes[best].tile ||
+            (g->nodes[n].tile == g->nodes[best].tile && g->nodes[n].seg < g->nodes[best].seg))
+            best = n;
+        n = g->nodes[n].next;
+    } while (n != root);
+    *tile = g->nodes[best].tile;
+    *seg = g->nodes[best].seg;
+    return 0;
+}
+
 void int_list_init(int_list *l)
 {
     l->v = l->local;

@@ -4,6 +4,8 @@
  * after scoring. Slots are stable (a removed figure leaves a free slot) so
  * plugins may keep figure ids. */
 #include <assert.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "core.h"
@@ -113,6 +115,7 @@ void fig_on_feature(const carc_game *g, int root, int_list *figs)
 int fig_remove_event(carc_game *g, int f, int how, int feature)
 {
     figure fg = g->figs[f];
+    how = fig_removal(g, f, how); /* a kind used once goes into the box (ARK-15) */
     fig_remove(g, f, how != CARC_GONE_BOX);
     carc_event e = {0};
     e.figure = f;
@@ -146,4 +149,45 @@ void fig_return_followers(carc_game *g, int root)
                          root);
     }
     int_list_free(&figs);
+}
+
+int fig_removal(const carc_game *g, int f, int how)
+{
+    return g->rules->figkinds[g->figs[f].kind].boxed_when_removed ? CARC_GONE_BOX : how;
+}
+
+/* Whether a follower kind may stand on a segment of feature kind k. */
+static bool stands_on(const struct carc_rules *r, const figkind_def *f, int k)
+{
+    return r->kinds[k].deployable && (f->stands_on == 0 || (f->stands_on >> k) & 1u);
+}
+
+int fig_kind_stands_on(const struct carc_rules *r, int kind, int feature_kind)
+{
+    return stands_on(r, &r->figkinds[kind], feature_kind);
+}
+
+int offer_deploys_on(carc_game *g, int player, int tile, bool elsewhere)
+{
+    const struct carc_rules *r = g->rules;
+    const placed *pl = &g->tiles[tile];
+    const tile_type *tt = &r->types[pl->type];
+    int offered = 0;
+    for (int k = 0; k < r->nfigkinds; k++) {
+        const figkind_def *f = &r->figkinds[k];
+        if (!f->follower || !f->deployable || g->supply[player][k] == 0) continue;
+        for (int s = 0; s < tt->nsegs; s++) {
+            if (!stands_on(r, f, tt->segs[s].kind)) continue;
+            int root = feat_find(g, pl->node0 + s);
+            if (g->nodes[root].occupants || (elsewhere && feat_is_complete(g, root))) continue;
+            carc_option *o = opt_push(g);
+            if (!o) return -1;
+            o->code = BASE_OPT_DEPLOY;
+            o->tile = tile;
+            o->seg = s;
+            o->arg[0] = k;
+            offered++;
+        }
+    }
+    return offered;
 }

@@ -566,15 +566,19 @@ static int handler_body(lua_State *L, host_call *c)
     lua_pushvalue(L, -1); /* keep the event to read back what the handler changed */
     lua_insert(L, 1);
     lua_call(L, 1, 0);
-    int value = field_int(L, 1, K_value, ev->value), points = 0;
+    int value = field_int(L, 1, K_value, ev->value), points = 0, reason = 0;
     if (ev->award) {
         push_key(L, K_award);
         lua_rawget(L, 1);
         points = lua_istable(L, -1) ? field_int(L, -1, K_points, ev->award->points) : ev->award->points;
+        reason = lua_istable(L, -1) ? field_int(L, -1, K_reason, ev->award->reason) : ev->award->reason; /* relabel */
     }
     /* Written only once both are read: a bad field changes nothing. */
     ev->value = value;
-    if (ev->award) ev->award->points = points;
+    if (ev->award) {
+        ev->award->points = points;
+        ev->award->reason = reason;
+    }
     return 0;
 }
 
@@ -832,12 +836,47 @@ static int l_define_kind(lua_State *L)
     return 1;
 }
 
+/* carc.define_figure(name, per_player [, {follower=, deployable=, strength=,
+ * stands_on={"road", ...} or "road city", boxed_when_scored=,
+ * boxed_when_removed=}]) */
 static int l_define_figure(lua_State *L)
 {
     CTX(L);
     int flags = (opt_flag(L, 3, "follower") ? CARC_FIGURE_FOLLOWER : 0) |
-                (opt_flag(L, 3, "boxed_when_scored") ? CARC_FIGURE_BOXED_WHEN_SCORED : 0);
-    lua_pushinteger(L, checked(L, ctx, API->define_figure(ctx, luaL_checkstring(L, 1), (int)luaL_checkinteger(L, 2), flags)));
+                (opt_flag(L, 3, "boxed_when_scored") ? CARC_FIGURE_BOXED_WHEN_SCORED : 0) |
+                (opt_flag(L, 3, "deployable") ? CARC_FIGURE_DEPLOYABLE : 0) |
+                (opt_flag(L, 3, "boxed_when_removed") ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0);
+    carc_figure_kind_def def = {luaL_checkstring(L, 1), (int)luaL_checkinteger(L, 2), flags, 1, NULL};
+    char kinds[256] = "";
+    if (lua_istable(L, 3)) {
+        lua_getfield(L, 3, "strength");
+        if (!lua_isnil(L, -1)) {
+            int isnum;
+            lua_Integer v = lua_tointegerx(L, -1, &isnum);
+            if (!isnum) return luaL_error(L, "define_figure: strength must be an integer");
+            def.strength = v < 0 || v > 99 ? -1 : (int)v;
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, 3, "stands_on");
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            snprintf(kinds, sizeof kinds, "%s", lua_tostring(L, -1));
+        } else if (lua_istable(L, -1)) {
+            lua_Integer n = luaL_len(L, -1);
+            for (lua_Integer i = 1; i <= n && i <= 16; i++) {
+                lua_geti(L, -1, i);
+                const char *k = lua_tostring(L, -1);
+                if (!k) return luaL_error(L, "define_figure: stands_on lists feature kind names");
+                size_t used = strlen(kinds);
+                snprintf(kinds + used, sizeof kinds - used, "%s%s", used ? " " : "", k);
+                lua_pop(L, 1);
+            }
+        } else if (!lua_isnil(L, -1)) {
+            return luaL_error(L, "define_figure: stands_on is a list of feature kind names");
+        }
+        lua_pop(L, 1);
+        def.stands_on = kinds;
+    }
+    lua_pushinteger(L, checked(L, ctx, API->define_figure_kind(ctx, &def)));
     return 1;
 }
 
@@ -1280,6 +1319,99 @@ static int l_return_followers(lua_State *L)
     return 0;
 }
 
+/* ---- API version 2 --------------------------------------------------------------------------- */
+
+INT1(l_figure_kind_flags, figure_kind_flags)
+INT1(l_figure_kind_strength, figure_kind_strength)
+INT2(l_feature_strength, feature_strength)
+INT1(l_majority_strength, majority_strength)
+
+static int l_figure_kind_stands_on(lua_State *L)
+{
+    CTX(L);
+    lua_pushboolean(L, API->figure_kind_stands_on(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2)) == 1);
+    return 1;
+}
+
+static int l_figure_kind_name(lua_State *L)
+{
+    CTX(L);
+    const char *name = API->figure_kind_name(ctx, (int)luaL_checkinteger(L, 1));
+    if (!name) return 0;
+    lua_pushstring(L, name);
+    return 1;
+}
+
+static int l_deploy_elsewhere(lua_State *L)
+{
+    CTX(L);
+    lua_pushinteger(L, checked(L, ctx, API->deploy_elsewhere(ctx, (int)luaL_checkinteger(L, 1))));
+    return 1;
+}
+
+/* carc.option_owner(i), carc.option_text(i): offered option i (from 0, as
+ * offered_at and veto) of the action decision being built. */
+static int l_option_owner(lua_State *L)
+{
+    CTX(L);
+    const char *owner = API->option_owner(ctx, API->offered_at(ctx, (int)luaL_checkinteger(L, 1)));
+    if (!owner) return 0;
+    lua_pushstring(L, owner);
+    return 1;
+}
+
+static int l_option_text(lua_State *L)
+{
+    CTX(L);
+    char buf[1024];
+    if (API->option_text(ctx, API->offered_at(ctx, (int)luaL_checkinteger(L, 1)), buf, sizeof buf) < 0) return 0;
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+static int l_batch_withdraw(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->batch_withdraw(ctx, (int)luaL_checkinteger(L, 1)));
+    return 0;
+}
+
+static int l_set_majority_strength(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->set_majority_strength(ctx, (int)luaL_checkinteger(L, 1), (int)luaL_checkinteger(L, 2)));
+    return 0;
+}
+
+static int l_extra_turn(lua_State *L)
+{
+    CTX(L);
+    checked(L, ctx, API->extra_turn(ctx));
+    return 0;
+}
+
+static int l_in_extra_turn(lua_State *L)
+{
+    CTX(L);
+    lua_pushboolean(L, API->in_extra_turn(ctx) == 1);
+    return 1;
+}
+
+/* carc.feature_borders(field) -> {city feature id, ...} (nil for a non-field) */
+static int l_feature_borders(lua_State *L)
+{
+    CTX(L);
+    int cities[256], n = API->feature_borders(ctx, (int)luaL_checkinteger(L, 1), cities, 256);
+    if (n < 0) return 0;
+    if (n > 256) n = 256;
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        lua_pushinteger(L, cities[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
 /* math.random from the game's generator, with Lua's own argument rules. */
 static int l_random(lua_State *L)
 {
@@ -1361,7 +1493,13 @@ static const luaL_Reg carc_funcs[] = {
     {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
     {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},
     {"batch_set_points", l_batch_set_points}, {"score_feature", l_score_feature},
-    {"return_followers", l_return_followers}, {NULL, NULL}};
+    {"return_followers", l_return_followers}, {"figure_kind_flags", l_figure_kind_flags},
+    {"figure_kind_strength", l_figure_kind_strength}, {"figure_kind_stands_on", l_figure_kind_stands_on},
+    {"figure_kind_name", l_figure_kind_name}, {"feature_strength", l_feature_strength},
+    {"deploy_elsewhere", l_deploy_elsewhere}, {"option_owner", l_option_owner}, {"option_text", l_option_text},
+    {"batch_withdraw", l_batch_withdraw}, {"majority_strength", l_majority_strength},
+    {"set_majority_strength", l_set_majority_strength}, {"extra_turn", l_extra_turn},
+    {"in_extra_turn", l_in_extra_turn}, {"feature_borders", l_feature_borders}, {NULL, NULL}};
 
 /* Queries that build no table (docs/lua-guide.md, "Writing fast scripts"). */
 static const luaL_Reg carc_fast_funcs[] = {
@@ -1459,7 +1597,9 @@ static void build_env(lua_State *L)
     static const struct { const char *name; int value; } constants[] = {
         {"AT_NONE", CARC_AT_NONE}, {"AT_SEGMENT", CARC_AT_SEGMENT}, {"AT_TILE", CARC_AT_TILE},
         {"AT_TRACK", CARC_AT_TRACK}, {"AWARD_UNROBBABLE", CARC_AWARD_UNROBBABLE},
-        {"AWARD_FINAL", CARC_AWARD_FINAL}, {"AWARD_BONUS", CARC_AWARD_BONUS}};
+        {"AWARD_FINAL", CARC_AWARD_FINAL}, {"AWARD_BONUS", CARC_AWARD_BONUS},
+        {"FIGURE_FOLLOWER", CARC_FIGURE_FOLLOWER}, {"FIGURE_BOXED_WHEN_SCORED", CARC_FIGURE_BOXED_WHEN_SCORED},
+        {"FIGURE_DEPLOYABLE", CARC_FIGURE_DEPLOYABLE}, {"FIGURE_BOXED_WHEN_REMOVED", CARC_FIGURE_BOXED_WHEN_REMOVED}};
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++) {
         lua_pushinteger(L, constants[i].value);
         lua_setfield(L, -2, constants[i].name);

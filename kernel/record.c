@@ -227,19 +227,15 @@ int carc_draw_text(const carc_game *g, int type, char *buf, size_t n)
 int carc_option_record_text(const carc_game *g, int k, char *buf, size_t n)
 {
     if (carc_option_text(g, k, buf, n) < 0) return -1;
-    /* The kernel's own texts differ from each other; only a plugin's can
-     * collide (with another, or with the kernel's). */
-    int count = carc_option_count(g);
-    bool plugin = false;
-    for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
-    if (!plugin) return 0;
-    int m = carc_option_match(g, buf);
-    if (m == k) return 0;
-    if (m < 0) return -1;
-    const carc_option *a = carc_option_at(g, m), *b = carc_option_at(g, k);
-    bool same = a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
-                memcmp(a->arg, b->arg, sizeof a->arg) == 0;
-    return same ? 0 : -1; /* an identical option: either one plays the same */
+    return carc_option_duplicate(g, k) < 0 ? 0 : -1;
+}
+
+/* The plugin to blame when options i and j read the same: the one that is
+ * not the kernel, the later one when both are plugins. */
+static const char *duplicate_owner(const carc_game *g, int i, int j)
+{
+    const char *a = carc_option_owner(g, i < j ? i : j), *b = carc_option_owner(g, i < j ? j : i);
+    return strcmp(b, "kernel") != 0 ? b : a;
 }
 
 static void list_options(const carc_game *g, char *out, size_t n)
@@ -305,6 +301,12 @@ int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next
         return fail_at(err, errn, rec->path, l->line, "'%s' is not a legal option for %s (%s); the options are:%s",
                        l->text, carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), opts);
     }
+    int dup = carc_option_duplicate(g, k);
+    if (dup >= 0)
+        return fail_at(err, errn, rec->path, l->line,
+                       "'%s' reads like another option of this decision: %s offered two options with one text "
+                       "(options must read differently)",
+                       l->text, duplicate_owner(g, k, dup));
     if (carc_choose(g, k) < 0)
         return fail_at(err, errn, rec->path, l->line, "the game stopped: %s", carc_game_error(g));
     (*next)++;

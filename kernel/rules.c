@@ -95,16 +95,78 @@ int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completi
     return k;
 }
 
-int rules_add_figkind(struct carc_rules *r, const char *name, int per_player, bool follower,
-                      bool boxed_when_scored, int owner)
+/* The feature kinds named in a list ("road city", "road,city"); -1 with the
+ * unknown name in err. */
+static int64_t kinds_mask(const struct carc_rules *r, const char *list, char *err, size_t errn)
 {
-    if (r->nfigkinds >= MAX_FIGKINDS) return -1;
+    uint32_t mask = 0;
+    char name[NAME_LEN];
+    for (const char *p = list; *p;) {
+        p += strspn(p, " ,\t");
+        size_t l = strcspn(p, " ,\t");
+        if (l == 0) break;
+        if (l >= sizeof name) {
+            snprintf(err, errn, "stands_on: '%.*s' is not a feature kind", (int)l, p);
+            return -1;
+        }
+        memcpy(name, p, l);
+        name[l] = 0;
+        int k = rules_kind(r, name);
+        if (k < 0) {
+            snprintf(err, errn, "stands_on: '%s' is not a feature kind (define it first)", name);
+            return -1;
+        }
+        mask |= 1u << k;
+        p += l;
+    }
+    return mask;
+}
+
+int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, int owner, char *err, size_t errn)
+{
+    if (!def || !def->name || !*def->name || strlen(def->name) >= NAME_LEN || def->per_player < 0 ||
+        def->per_player > 99) {
+        snprintf(err, errn, "define_figure: bad name or count");
+        return -1;
+    }
+    for (const char *c = def->name; *c; c++)
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '#' || *c == ',') {
+            snprintf(err, errn, "define_figure: '%s': a figure name has no blanks, ',' or '#'", def->name);
+            return -1;
+        }
+    if (def->strength < 0 || def->strength > 99) {
+        snprintf(err, errn, "define_figure: %s: strength %d is not 0 to 99", def->name, def->strength);
+        return -1;
+    }
+    if ((def->flags & ~(CARC_FIGURE_FOLLOWER | CARC_FIGURE_BOXED_WHEN_SCORED | CARC_FIGURE_DEPLOYABLE |
+                        CARC_FIGURE_BOXED_WHEN_REMOVED)) != 0) {
+        snprintf(err, errn, "define_figure: %s: unknown flags %#x", def->name, (unsigned)def->flags);
+        return -1;
+    }
+    if ((def->flags & CARC_FIGURE_DEPLOYABLE) && !(def->flags & CARC_FIGURE_FOLLOWER)) {
+        snprintf(err, errn, "define_figure: %s: only a follower kind is deployable", def->name);
+        return -1;
+    }
+    int64_t mask = def->stands_on && *def->stands_on ? kinds_mask(r, def->stands_on, err, errn) : 0;
+    if (mask < 0) return -1;
+    if (rules_figkind(r, def->name) >= 0) {
+        snprintf(err, errn, "define_figure: the figure kind %s exists", def->name);
+        return -1;
+    }
+    if (r->nfigkinds >= MAX_FIGKINDS) {
+        snprintf(err, errn, "define_figure: too many figure kinds (at most %d)", MAX_FIGKINDS);
+        return -1;
+    }
     figkind_def *f = &r->figkinds[r->nfigkinds];
     memset(f, 0, sizeof *f);
-    snprintf(f->name, NAME_LEN, "%s", name);
-    f->per_player = per_player;
-    f->follower = follower;
-    f->boxed_when_scored = boxed_when_scored;
+    snprintf(f->name, NAME_LEN, "%s", def->name);
+    f->per_player = def->per_player;
+    f->follower = def->flags & CARC_FIGURE_FOLLOWER;
+    f->boxed_when_scored = def->flags & CARC_FIGURE_BOXED_WHEN_SCORED;
+    f->boxed_when_removed = def->flags & CARC_FIGURE_BOXED_WHEN_REMOVED;
+    f->deployable = def->flags & CARC_FIGURE_DEPLOYABLE;
+    f->strength = def->strength ? def->strength : 1;
+    f->stands_on = (uint32_t)mask;
     f->owner = owner;
     return r->nfigkinds++;
 }

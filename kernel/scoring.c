@@ -5,6 +5,7 @@
  * ties road, city, cloister, temple, then other reasons alphabetically;
  * bonuses right after the award of their feature) and each lands through
  * CARC_EV_SCORE_BEFORE (may change it) and CARC_EV_SCORE_AFTER. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,16 +97,18 @@ static int award_cmp(const void *pa, const void *pb)
     return a->step - b->step; /* step holds the collection index while sorting */
 }
 
-void batch_commit(carc_game *g, int first_seat)
+int batch_withdraw(carc_game *g, int i)
+{
+    if (g->batch_is_view || i < 0 || i >= g->nbatch) return -1;
+    memmove(&g->batch[i], &g->batch[i + 1], (size_t)(g->nbatch - i - 1) * sizeof *g->batch);
+    g->nbatch--;
+    return 0;
+}
+
+/* The batch's awards in landing order, into all (room for g->nbatch). */
+static void batch_order(carc_game *g, int first_seat, carc_award *all)
 {
     int n = g->nbatch;
-    if (n == 0) return;
-    carc_award local[64];
-    carc_award *all = n <= 64 ? local : malloc((size_t)n * sizeof *all);
-    if (!all) {
-        game_fail(g, "out of memory");
-        return;
-    }
     /* Main awards sorted; bonuses then go right after their feature's award
      * for the same player, or after the feature's last award. */
     int nm = 0, nb = 0;
@@ -136,9 +139,191 @@ void batch_commit(carc_game *g, int first_seat)
         all[at] = *b;
         nb++;
     }
+}
+
+void batch_commit(carc_game *g, int first_seat)
+{
+    int n = g->nbatch;
+    if (n == 0) return;
+    carc_award local[64];
+    carc_award *all = n <= 64 ? local : malloc((size_t)n * sizeof *all);
+    if (!all) {
+        game_fail(g, "out of memory");
+        return;
+    }
+    batch_order(g, first_seat, all);
     g->nbatch = 0;
-    for (int i = 0; i < nm + nb && !g->failed; i++) award_land(g, all[i]);
+    for (int i = 0; i < n && !g->failed; i++) award_land(g, all[i]);
     if (all != local) free(all);
+}
+
+/* ---- the landing queue: a player chooses the order of their awards (ROB-15) ---- */
+
+/* The end of the group of the main award at i: it and the bonuses after it. */
+static int group_end(const carc_game *g, int i)
+{
+    int j = i + 1;
+    while (j < g->nlanding && (g->landing[j].flags & CARC_AWARD_BONUS)) j++;
+    return j;
+}
+
+/* The main awards of the player whose award is next, from landing_pos to the
+ * next main award of another player: their indexes. */
+static void player_mains(const carc_game *g, int_list *out)
+{
+    int p = g->landing[g->landing_pos].player;
+    for (int i = g->landing_pos; i < g->nlanding; i = group_end(g, i)) {
+        if (g->landing[i].flags & CARC_AWARD_BONUS) continue; /* a stray bonus: skip it */
+        if (g->landing[i].player != p) break;
+        int_list_push(out, i);
+    }
+}
+
+/* Whether a handler says the order of the next player's awards matters; then
+ * that player is asked. 1 if a decision was posed. */
+static int ask_order(carc_game *g)
+{
+    if (g->nbatch) return 0; /* someone's own batch is being collected */
+    int_list mains;
+    int_list_init(&mains);
+    player_mains(g, &mains);
+    int p = g->landing[g->landing_pos].player, asked = 0;
+    carc_option *opts = NULL;
+    if (mains.oom) game_fail(g, "out of memory");
+    if (mains.n < 2 || g->failed) goto out;
+    /* The handlers see the player's awards left, in their current order. */
+    for (int i = g->landing_pos; i < g->nlanding; i++)
+        if (g->landing[i].player == p) batch_add(g, p, g->landing[i].points, g->landing[i].reason,
+                                                 g->landing[i].feature, g->landing[i].flags);
+    g->batch_is_view = true;
+    carc_event e = {0};
+    e.player = p;
+    e.value = 0;
+    dispatch(g, CARC_EV_AWARD_ORDER, &e);
+    g->batch_is_view = false;
+    g->nbatch = 0;
+    if (g->failed || e.value == 0) goto out;
+    opts = calloc((size_t)mains.n, sizeof *opts);
+    if (!opts) {
+        game_fail(g, "out of memory");
+        goto out;
+    }
+    int n = 0;
+    for (int i = 0; i < mains.n; i++) {
+        carc_option o = {0};
+        o.code = BASE_OPT_ORDER;
+        o.tile = o.seg = -1;
+        o.arg[0] = mains.v[i];
+        char text[128], other[128];
+        landing_format(g, &o, text, sizeof text);
+        bool same = false; /* interchangeable awards (one text): one option */
+        for (int j = 0; j < n && !same; j++) {
+            landing_format(g, &opts[j], other, sizeof other);
+            same = strcmp(text, other) == 0;
+        }
+        if (!same) opts[n++] = o;
+    }
+    if (n >= 2 && decision_ask(g, p, 0, "order", opts, n) == 0) {
+        g->landing_paused = true;
+        asked = 1;
+    }
+out:
+    free(opts);
+    int_list_free(&mains);
+    return asked;
+}
+
+int batch_land_resume(carc_game *g)
+{
+    g->landing_paused = false;
+    while (g->landing_pos < g->nlanding && !g->failed) {
+        const carc_award *a = &g->landing[g->landing_pos];
+        if (!(a->flags & CARC_AWARD_BONUS) && !g->landing_chosen && ask_order(g)) return 1;
+        g->landing_chosen = false;
+        award_land(g, g->landing[g->landing_pos++]);
+    }
+    g->nlanding = g->landing_pos = 0;
+    return 0;
+}
+
+int batch_commit_pausable(carc_game *g, int first_seat)
+{
+    int n = g->nbatch;
+    if (n == 0) return 0;
+    if (!g->rules->nhandlers[CARC_EV_AWARD_ORDER]) {
+        batch_commit(g, first_seat);
+        return 0;
+    }
+    if (n > g->cap_landing) {
+        carc_award *q = realloc(g->landing, (size_t)n * sizeof *q);
+        if (!q) {
+            game_fail(g, "out of memory");
+            return 0;
+        }
+        g->landing = q;
+        g->cap_landing = n;
+    }
+    batch_order(g, first_seat, g->landing);
+    g->nlanding = n;
+    g->landing_pos = 0;
+    g->landing_chosen = false;
+    g->nbatch = 0;
+    return batch_land_resume(g);
+}
+
+int landing_choose(carc_game *g, const carc_option *opt)
+{
+    int j = opt->arg[0], pos = g->landing_pos;
+    if (!g->landing_paused || j < pos || j >= g->nlanding || (g->landing[j].flags & CARC_AWARD_BONUS)) {
+        game_fail(g, "no award to order there");
+        return -1;
+    }
+    /* The chosen group moves to the front; the others keep their order. */
+    int end = group_end(g, j);
+    while (j > pos) { /* rotate [pos, end) by one until the group leads */
+        carc_award last = g->landing[j - 1];
+        memmove(&g->landing[j - 1], &g->landing[j], (size_t)(end - j) * sizeof last);
+        g->landing[end - 1] = last;
+        j--;
+        end--;
+    }
+    g->landing_chosen = true;
+    g->landing_paused = false;
+    return 0;
+}
+
+/* `order <reason> <x>,<y>`: the award's reason and the earliest-placed tile
+ * of its feature; ` <kind>@<port>` follows where another award of the player
+ * left would read the same. */
+static int order_base(const carc_game *g, const carc_award *a, char *buf, size_t n, int *tile, int *seg)
+{
+    const char *reason = g->rules->reasons[a->reason];
+    *tile = *seg = -1;
+    if (a->feature < 0) return snprintf(buf, n, "order %s", reason);
+    feat_first_segment(g, a->feature, tile, seg);
+    return snprintf(buf, n, "order %s %d,%d", reason, g->tiles[*tile].x, g->tiles[*tile].y);
+}
+
+int landing_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
+{
+    int j = o->arg[0];
+    if (j < 0 || j >= g->nlanding) return snprintf(buf, n, "order ?");
+    const carc_award *a = &g->landing[j];
+    int tile, seg, len = order_base(g, a, buf, n, &tile, &seg);
+    if (tile < 0) return len;
+    for (int i = g->landing_pos; i < g->nlanding; i = group_end(g, i)) {
+        const carc_award *b = &g->landing[i];
+        if (i == j || b->player != a->player || (b->flags & CARC_AWARD_BONUS)) continue;
+        char other[96];
+        int t2, s2;
+        order_base(g, b, other, sizeof other, &t2, &s2);
+        if (strcmp(other, buf) == 0 && b->feature != a->feature) {
+            char name[64];
+            carc_segment_name(g, tile, seg, name, sizeof name);
+            return len + snprintf(buf + len, n > (size_t)len ? n - (size_t)len : 0, " %s", name);
+        }
+    }
+    return len;
 }
 
 void award_now(carc_game *g, int player, int points, int reason, int feature, int flags)
@@ -203,16 +388,39 @@ static int kind_reason(const struct carc_rules *r, int kind)
     return reason >= 0 ? reason : 0;
 }
 
-/* Majority (BASE-18): the players with the most followers each score the
- * full value. */
+int majority_event(carc_game *g, int root, int strength[CARC_MAX_PLAYERS], bool final)
+{
+    if (g->rules->nhandlers[CARC_EV_FEATURE_MAJORITY]) {
+        /* A handler may score another feature meanwhile: keep the outer one's. */
+        int outer[CARC_MAX_PLAYERS];
+        bool nested = g->in_majority;
+        memcpy(outer, g->majority, sizeof outer);
+        memcpy(g->majority, strength, sizeof g->majority);
+        g->in_majority = true;
+        carc_event e = {0};
+        e.feature = root;
+        e.flags = final;
+        dispatch(g, CARC_EV_FEATURE_MAJORITY, &e);
+        memcpy(strength, g->majority, sizeof g->majority);
+        memcpy(g->majority, outer, sizeof outer);
+        g->in_majority = nested;
+    }
+    int best = 0;
+    for (int p = 0; p < g->nplayers; p++)
+        if (strength[p] > best) best = strength[p];
+    return best;
+}
+
+/* Majority (BASE-18): the players with the greatest strength (the sum of
+ * their followers' strengths, after feature-majority) each score the full
+ * value. */
 void score_feature_into_batch(carc_game *g, int root, bool final)
 {
-    int counts[CARC_MAX_PLAYERS], best = 0;
-    feat_followers(g, root, counts);
-    for (int p = 0; p < g->nplayers; p++)
-        if (counts[p] > best) best = counts[p];
+    int strength[CARC_MAX_PLAYERS];
+    feat_strengths(g, root, strength);
+    int best = majority_event(g, root, strength, final);
     g->nodes[root].flags |= NODE_SCORED;
-    if (best == 0) return;
+    if (best == 0 || g->failed) return;
     bool complete = feat_is_complete(g, root);
     int value = feature_value(g, root, complete);
     int reason = kind_reason(g->rules, g->nodes[root].kind);
@@ -220,10 +428,11 @@ void score_feature_into_batch(carc_game *g, int root, bool final)
      * no score marker moves, so no scoring event happens. */
     if (value > 0)
         for (int p = 0; p < g->nplayers; p++)
-            if (counts[p] == best) batch_add(g, p, value, reason, root, final ? CARC_AWARD_FINAL : 0);
+            if (strength[p] == best) batch_add(g, p, value, reason, root, final ? CARC_AWARD_FINAL : 0);
     carc_event e = {0};
     e.feature = root;
     e.flags = final;
+    e.value = value;
     dispatch(g, CARC_EV_FEATURE_SCORED, &e);
 }
 
@@ -250,6 +459,87 @@ void score_final_features(carc_game *g)
     dispatch(g, CARC_EV_SCORE_STEP_END, &e);
 }
 
+/* The historical per-city farm modes (BASE-22 options). Each farm with
+ * farmers raises the events of per-farm scoring: feature-majority (the
+ * farm's strengths), feature-value (here: the points per completed city its
+ * winners earn, 3, or 4 with city-majority), then, once the cities' awards
+ * are in the batch, feature-scored. Per city:
+ *   per-city-once: every player who wins a farm bordering it scores it once,
+ *     the best value among those farms;
+ *   city-majority: the players with the greatest strength summed over all
+ *     farms bordering it score it (the best value among their farms there). */
+static void score_farms_per_city(carc_game *g, int mode)
+{
+    int nfarms = 0;
+    for (int i = 0; i < g->nnodes; i++)
+        if (g->nodes[i].parent == i && g->nodes[i].kind == CARC_KIND_FIELD && g->nodes[i].occupants) nfarms++;
+    if (nfarms == 0) return;
+    /* per city and player: the strength tally and the best per-city value */
+    int *tally = calloc((size_t)g->nnodes * CARC_MAX_PLAYERS, sizeof *tally);
+    int *worth = calloc((size_t)g->nnodes * CARC_MAX_PLAYERS, sizeof *worth);
+    int *farms = calloc((size_t)nfarms, sizeof *farms), *values = calloc((size_t)nfarms, sizeof *values);
+    if (!tally || !worth || !farms || !values) {
+        game_fail(g, "out of memory");
+        goto out;
+    }
+    nfarms = 0;
+    for (int i = 0; i < g->nnodes && !g->failed; i++) {
+        node *n = &g->nodes[i];
+        if (n->parent != i || n->kind != CARC_KIND_FIELD || !n->occupants) continue;
+        int strength[CARC_MAX_PLAYERS];
+        feat_strengths(g, i, strength);
+        int best = majority_event(g, i, strength, true);
+        n->flags |= NODE_SCORED;
+        int value = mode == FARM_CITY_MAJORITY ? 4 : 3;
+        if (g->rules->nhandlers[CARC_EV_FEATURE_VALUE]) {
+            carc_event e = {0};
+            e.feature = i;
+            e.value = value;
+            dispatch(g, CARC_EV_FEATURE_VALUE, &e);
+            value = e.value;
+        }
+        farms[nfarms] = i;
+        values[nfarms++] = value;
+        int_list cities;
+        int_list_init(&cities);
+        feat_bordering_cities(g, i, &cities);
+        if (cities.oom) game_fail(g, "out of memory");
+        for (int c = 0; c < cities.n; c++) {
+            if (!feat_is_complete(g, cities.v[c])) continue;
+            for (int p = 0; p < g->nplayers; p++) {
+                int at = cities.v[c] * CARC_MAX_PLAYERS + p;
+                bool counts = mode == FARM_CITY_MAJORITY ? strength[p] > 0 : strength[p] == best && best > 0;
+                if (!counts) continue;
+                if (mode == FARM_CITY_MAJORITY) tally[at] += strength[p];
+                else tally[at] = 1;
+                if (value > worth[at]) worth[at] = value;
+            }
+        }
+        int_list_free(&cities);
+    }
+    for (int c = 0; c < g->nnodes && !g->failed; c++) {
+        int *t = &tally[c * CARC_MAX_PLAYERS], best = 0;
+        for (int p = 0; p < g->nplayers; p++)
+            if (t[p] > best) best = t[p];
+        if (best == 0) continue;
+        for (int p = 0; p < g->nplayers; p++)
+            if ((mode == FARM_CITY_MAJORITY ? t[p] == best : t[p] > 0) && worth[c * CARC_MAX_PLAYERS + p] > 0)
+                batch_add(g, p, worth[c * CARC_MAX_PLAYERS + p], CARC_REASON_FARM, c, CARC_AWARD_FINAL);
+    }
+    for (int f = 0; f < nfarms && !g->failed; f++) {
+        carc_event e = {0};
+        e.feature = farms[f];
+        e.flags = 1;
+        e.value = values[f];
+        dispatch(g, CARC_EV_FEATURE_SCORED, &e);
+    }
+out:
+    free(tally);
+    free(worth);
+    free(farms);
+    free(values);
+}
+
 /* BASE-22 and its historical versions (option farm-scoring). */
 void score_farms(carc_game *g)
 {
@@ -266,44 +556,7 @@ void score_farms(carc_game *g)
                 score_feature_into_batch(g, i, true);
         }
     } else {
-        /* Per city: which players win a farm bordering it, or (city-majority)
-         * how many farmers each player has in all farms bordering it. */
-        int *tally = calloc((size_t)g->nnodes * CARC_MAX_PLAYERS, sizeof *tally);
-        if (!tally) {
-            game_fail(g, "out of memory");
-            return;
-        }
-        for (int i = 0; i < g->nnodes; i++) {
-            node *n = &g->nodes[i];
-            if (n->parent != i || n->kind != CARC_KIND_FIELD || !n->occupants) continue;
-            int counts[CARC_MAX_PLAYERS], best = 0;
-            feat_followers(g, i, counts);
-            for (int p = 0; p < g->nplayers; p++)
-                if (counts[p] > best) best = counts[p];
-            int_list cities;
-            int_list_init(&cities);
-            feat_bordering_cities(g, i, &cities);
-            if (cities.oom) game_fail(g, "out of memory");
-            for (int c = 0; c < cities.n; c++) {
-                int city = cities.v[c];
-                if (!feat_is_complete(g, city)) continue;
-                for (int p = 0; p < g->nplayers; p++) {
-                    if (mode == FARM_CITY_MAJORITY) tally[city * CARC_MAX_PLAYERS + p] += counts[p];
-                    else if (counts[p] == best && best > 0) tally[city * CARC_MAX_PLAYERS + p] = 1;
-                }
-            }
-            int_list_free(&cities);
-        }
-        for (int c = 0; c < g->nnodes; c++) {
-            int *t = &tally[c * CARC_MAX_PLAYERS], best = 0;
-            for (int p = 0; p < g->nplayers; p++)
-                if (t[p] > best) best = t[p];
-            if (best == 0) continue;
-            for (int p = 0; p < g->nplayers; p++)
-                if (mode == FARM_CITY_MAJORITY ? t[p] == best : t[p] > 0)
-                    batch_add(g, p, mode == FARM_CITY_MAJORITY ? 4 : 3, CARC_REASON_FARM, c, CARC_AWARD_FINAL);
-        }
-        free(tally);
+        score_farms_per_city(g, mode);
     }
     batch_commit(g, first);
     carc_event e = {0};
@@ -320,7 +573,7 @@ void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS])
         if (!k->kernel_scored && n->kind != CARC_KIND_FIELD) continue;
         if (n->kind == CARC_KIND_FIELD && g->rules->k.farm_scoring == FARM_NONE) continue;
         int counts[CARC_MAX_PLAYERS], best = 0;
-        feat_followers(g, i, counts);
+        feat_strengths(g, i, counts);
         for (int p = 0; p < g->nplayers; p++)
             if (counts[p] > best) best = counts[p];
         int v = feature_value(g, i, false);

@@ -15,8 +15,8 @@
 --
 --     ark <dir> [<dir> ...]        (N E S W)
 --
--- Every figure a player owns standing on a segment of a tile the Ark enters
--- (followers and Prophets) earns its owner 1 point, tile by tile in path
+-- Every follower standing on a segment of a tile the Ark enters (any
+-- follower kind: followers, Prophets) earns its owner 1 point, tile by tile in path
 -- order, each point its own award (reason "ark"), the whole move one scoring
 -- step. ark.temple-bonus (German: 3) pays the mover once per move when the
 -- path enters a tile with a temple, right after that tile's points.
@@ -158,6 +158,18 @@ carc.format(function(o)
 end)
 
 local each_figure_on, award = carc.each_figure_on, carc.award
+
+-- Whether figure kind k is a follower (kinds belong to the rules: the same
+-- in every game, so the answer is kept).
+local follower_kind = {}
+local function is_follower(k)
+  local v = follower_kind[k]
+  if v == nil then
+    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
+    follower_kind[k] = v
+  end
+  return v
+end
 local function move(o, player)
   local start = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
@@ -170,10 +182,11 @@ local function move(o, player)
     x, y = x + DX[d], y + DY[d]
     t = carc.tile_at(x, y)
     if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
-    -- the figures players own on the tile's segments, in id order (greedy
-    -- bots try every move: nothing is built here)
-    for _, _, owner, where in each_figure_on(t) do
-      if where == AT_SEGMENT and owner >= 0 then award(owner, 1, REASON) end
+    -- the followers on the tile's segments (any follower kind; each figure
+    -- one point whatever its strength), in id order (greedy bots try every
+    -- move: nothing is built here)
+    for _, kind, owner, where in each_figure_on(t) do
+      if where == AT_SEGMENT and is_follower(kind) then award(owner, 1, REASON) end
     end
     if bonus > 0 and has_temple(t) then
       carc.award(player, bonus, REASON)

@@ -3,7 +3,8 @@
 --
 -- The fairy is a neutral figure (kind "fairy") standing on a tile
 -- (CARC_AT_TILE). Instead of deploying, the active player may put it next to
--- one of their followers on the board (`fairy x,y kind@port`, where that
+-- one of their followers on the board (a figure of any follower kind, by
+-- carc.figure_kind_flags: a large follower is one follower) (`fairy x,y kind@port`, where that
 -- follower stands); it then guards that follower. At the start of a turn the
 -- active player scores fairy.turn-bonus if the fairy guards one of their
 -- followers (its own scoring step); when the guarded follower's feature is
@@ -58,21 +59,34 @@ end
 -- scripts").
 local each_figure, offer, feature = carc.each_figure, carc.offer, carc.feature
 
+-- Whether figure kind k is a follower (any follower kind: the Prophet, a
+-- large follower, ...), by the kind's flags. Kinds belong to the rules, the
+-- same in every game: the answer is kept.
+local follower_kind = {}
+local function is_follower(k)
+  local v = follower_kind[k]
+  if v == nil then
+    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
+    follower_kind[k] = v
+  end
+  return v
+end
+
 -- FAIRY-2, FAIRY-7: the moves on offer in the action decision.
 carc.on("action-offer", function(ev)
   local player = ev.player
   if on_tile_mode() then
     local here, seen = fairy_tile(), {}
-    for _, _, _, _, tile in each_figure(player, AT_SEGMENT) do
-      if tile ~= here and not seen[tile] then
+    for _, kind, _, _, tile in each_figure(player, AT_SEGMENT) do
+      if tile ~= here and not seen[tile] and is_follower(kind) then
         seen[tile] = true
         offer(ON_TILE, tile, -1)
       end
     end
   else
     local guard = carc.state.guard
-    for id, _, _, _, tile, seg in each_figure(player, AT_SEGMENT) do
-      if id ~= guard then offer(NEXT_TO, tile, seg, id) end
+    for id, kind, _, _, tile, seg in each_figure(player, AT_SEGMENT) do
+      if id ~= guard and is_follower(kind) then offer(NEXT_TO, tile, seg, id) end
     end
   end
 end)
@@ -86,8 +100,8 @@ end)
 carc.apply(function(opt, player)
   local guard = nil
   if opt.code == NEXT_TO then
-    local f = carc.figure(opt.a)
-    if not (f and f.where == AT_SEGMENT and f.tile == opt.tile and f.seg == opt.seg and f.owner == player) then
+    local kind, owner, where, tile, seg = carc.figure_fields(opt.a)
+    if not (where == AT_SEGMENT and is_follower(kind) and tile == opt.tile and seg == opt.seg and owner == player) then
       error("fairy: the follower is not there")
     end
     guard = opt.a
@@ -114,8 +128,8 @@ carc.on("turn-start", function(ev)
   if on_tile_mode() then
     local here = fairy_tile()
     if here == nil then return end
-    for _, _, _, _, tile in each_figure(ev.player, AT_SEGMENT) do
-      if tile == here then points = points + bonus end
+    for _, kind, _, _, tile in each_figure(ev.player, AT_SEGMENT) do
+      if tile == here and is_follower(kind) then points = points + bonus end
     end
   else
     local guard = carc.state.guard
@@ -138,8 +152,8 @@ carc.on("feature-scored", function(ev)
   if on_tile_mode() then
     local here = fairy_tile()
     if here == nil then return end
-    for _, _, owner, _, tile, seg in each_figure(nil, AT_SEGMENT) do
-      if owner >= 0 and tile == here and feature(tile, seg) == ev.feature then
+    for _, kind, owner, _, tile, seg in each_figure(nil, AT_SEGMENT) do
+      if tile == here and is_follower(kind) and feature(tile, seg) == ev.feature then
         carc.batch_add(owner, bonus, REASON, ev.feature, flags)
       end
     end

@@ -40,7 +40,7 @@ local BONUS = carc.define_reason("robber-bonus")
 local OPT_ROBBER, OPT_PASS, OPT_ROB = 1, 2, 3
 local NEXT_WITHOUT, EVERY_PLAYER, BEFORE_TILE = 0, 1, 2
 local AT_TRACK = carc.AT_TRACK
-local UNROBBABLE, FINAL = carc.AWARD_UNROBBABLE, carc.AWARD_FINAL
+local UNROBBABLE, FINAL, BONUS_AWARD = carc.AWARD_UNROBBABLE, carc.AWARD_FINAL, carc.AWARD_BONUS
 local TRACK = 50
 
 local S = carc.state
@@ -262,6 +262,74 @@ carc.on("score-after", function(ev)
       end
     end
   end
+end)
+
+-- ROB-15: a player who has several awards left in this step chooses their
+-- order when the order can change what robbers take. The awards left are in
+-- the batch (a main award, then its bonuses); every order of the main awards
+-- is tried against the robbers waiting: the marker moves award by award from
+-- the player's score, and the first robbable award that leaves a robber's
+-- space is what that robber takes. More than one outcome: ask (value 1).
+-- With more than 6 awards every order is not tried: the player is asked.
+local function each_order(groups, n, fn)
+  if n <= 1 then return fn(groups) end
+  for i = 1, n do
+    groups[i], groups[n] = groups[n], groups[i]
+    if each_order(groups, n - 1, fn) then return true end
+    groups[i], groups[n] = groups[n], groups[i]
+  end
+  return false
+end
+
+carc.on("award-order", function(ev)
+  local track = S.t
+  if track == nil then return end
+  local p = ev.player
+  local robbers = {}
+  for o = 0, carc.players() - 1 do
+    if o ~= p then -- ROB-11
+      local f, space = robber_of(o, track)
+      if f and S[KS[o]] == nil and S[KW[o]] == nil and not has_bit(S[KC[o]] or 0, p) then
+        robbers[#robbers + 1] = { o = o, space = space }
+      end
+    end
+  end
+  if #robbers == 0 then return end
+  local groups = {}
+  for i = 0, carc.batch_count() - 1 do
+    local a = carc.batch_at(i)
+    if (a.flags & BONUS_AWARD) == 0 or #groups == 0 then groups[#groups + 1] = { a }
+    else table.insert(groups[#groups], a) end
+  end
+  if #groups < 2 then return end
+  if #groups > 6 then
+    ev.value = 1
+    return
+  end
+  local start, first = carc.score(p), nil
+  each_order(groups, #groups, function(order)
+    local pos, take = start, {}
+    for _, g in ipairs(order) do
+      for _, a in ipairs(g) do
+        if a.points > 0 and (a.flags & UNROBBABLE) == 0 then
+          local from = pos % TRACK
+          for _, r in ipairs(robbers) do
+            if take[r.o] == nil and r.space == from then take[r.o] = half_up(a.points) end
+          end
+        end
+        pos = pos + a.points
+      end
+    end
+    local parts = {}
+    for _, r in ipairs(robbers) do parts[#parts + 1] = tostring(take[r.o] or 0) end
+    local key = table.concat(parts, ",")
+    if first == nil then first = key
+    elseif key ~= first then
+      ev.value = 1
+      return true -- two outcomes: the order matters
+    end
+    return false
+  end)
 end)
 
 carc.on("score-step-end", function(ev)

@@ -203,9 +203,9 @@ play_on_page() {
         moves=$(sed -n 's/.*"moves":\([0-9]*\).*/\1/p' "$T/page.json")
         awards=$(sed -n 's/.*"logAwards":\([0-9]*\).*/\1/p' "$T/page.json")
         want=$("$CARC" replay --json "$T/saves/carc-$id.rec" | json_scores)
-        if [ -n "$id" ] && [ "$got" = "$want" ] && grep -q '"undone":true' "$T/page.json" &&
+        if [ -n "$id" ] && [ "$got" = "$want" ] && grep -q '"undone":true,"loaded":true' "$T/page.json" &&
             "$CARC" replay --json "$T/saves/carc-$id.rec" | grep -q '"finished": true'; then
-            pass "a whole $1 game by clicks ($moves moves, one undone, $awards awards in the log): the page's final scores are carc replay --json's ($got)"
+            pass "a whole $1 game by clicks ($moves moves, one undone, $awards awards in the log; downloaded and loaded again): the page's final scores are carc replay --json's ($got)"
         else
             fail "a whole $1 game by clicks: final scores" "page '$got', replay of carc-$id.rec '$want'"
         fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_test.sh - command-line checks of carc: argument errors, help texts,
 # sim determinism, replay, tiles check, variants, records written by sim and
-# play, and a game killed mid-way and resumed.
+# play, a game killed mid-way and resumed, training and analysis.
 #
 # Run from the project root:
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/cli_test.sh
@@ -24,38 +24,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# A limit on every command, so that a hang fails a check instead of the run.
-if command -v timeout >/dev/null 2>&1; then LIMIT="timeout 300"; else LIMIT=; fi
-
-pass() { PASSED=$((PASSED + 1)); echo "ok   $1"; }
-fail() { FAILED=$((FAILED + 1)); echo "FAIL $1: $2"; }
-
-# run CMD...: runs carc-or-anything with stdin from /dev/null; stdout in
-# $T/out, stderr in $T/err, the exit status in RC.
-run() {
-    $LIMIT "$@" </dev/null >"$T/out" 2>"$T/err"
-    RC=$?
-}
-
-# check DESC WANT PHRASE CMD...: runs CMD; WANT is an exit status or "nz"
-# (any non-zero status); PHRASE must appear in its stdout or stderr ("" for
-# none).
-check() {
-    desc=$1 want=$2 phrase=$3
-    shift 3
-    run "$@"
-    if [ "$want" = nz ]; then
-        if [ "$RC" -eq 0 ]; then fail "$desc" "exit 0, expected non-zero"; return 1; fi
-    elif [ "$RC" -ne "$want" ]; then
-        fail "$desc" "exit $RC, expected $want; stderr: $(head -c 300 "$T/err")"
-        return 1
-    fi
-    if [ -n "$phrase" ] && ! cat "$T/out" "$T/err" | grep -F -q -e "$phrase"; then
-        fail "$desc" "no '$phrase' in the output: $(cat "$T/out" "$T/err" | head -c 300)"
-        return 1
-    fi
-    pass "$desc"
-}
+# pass, fail, run, check, lacks.
+. "$(dirname "$0")/checks.sh"
 
 # The "name=score" pairs of a `carc replay --json` line (stdin).
 json_scores() {
@@ -78,9 +48,14 @@ check "no arguments: exit 2 with the usage" 2 "usage" "$CARC"
 check "unknown command: exit 2" 2 "unknown command" "$CARC" frobnicate
 check "carc --help: exit 0" 0 "usage" "$CARC" --help
 check "carc help: exit 0" 0 "usage" "$CARC" help
-for cmd in play sim replay tiles variants variant; do
+for cmd in play sim tournament compare stats replay render tiles variants variant test new serve; do
     check "carc $cmd --help: exit 0" 0 "usage" "$CARC" "$cmd" --help
 done
+# --help after a subcommand is help too, never a file or variant name.
+check "carc tiles check --help: exit 0" 0 "usage: carc tiles check" "$CARC" tiles check --help
+check "carc variant show --help: exit 0" 0 "usage: carc variant show" "$CARC" variant show --help
+check "carc stats merge --help: exit 0" 0 "usage: carc stats merge" "$CARC" stats merge --help
+check "carc new plugin --help: exit 0" 0 "usage: carc new" "$CARC" new plugin --help
 
 # ---- carc sim: argument errors -----------------------------------------------
 
@@ -193,6 +168,8 @@ check "tiles check tiles/ark.ini" 0 "61 tile types, 72 tiles" "$CARC" tiles chec
 check "tiles check tiles/robbers.ini" 0 "6 tile types, 8 tiles" "$CARC" tiles check tiles/robbers.ini
 check "tiles check tiles/princess-dragon.ini" 0 "29 tile types, 30 tiles" \
     "$CARC" tiles check tiles/princess-dragon.ini
+check "tiles check tiles/inns-cathedrals.ini" 0 "17 tile types, 18 tiles" "$CARC" tiles check tiles/inns-cathedrals.ini
+check "tiles check tiles/traders-builders.ini" 0 "24 tile types, 24 tiles" "$CARC" tiles check tiles/traders-builders.ini
 check "tiles check of a bad set names file:line" nz "tests/bad/tiles/port-twice.ini:11:" \
     "$CARC" tiles check tests/bad/tiles/port-twice.ini
 check "tiles check of a bad set says why" nz "covered twice" "$CARC" tiles check tests/bad/tiles/port-twice.ini
@@ -450,6 +427,43 @@ else
     fail "plugin path checks" "no test plugin at $PLUGIN_SO"
 fi
 
+# ---- carc test: scenario records' #! checks ------------------------------------
+
+check "carc test of a good record: ok and the closing count" 0 "1 passed, 0 failed" \
+    "$CARC" test tests/scenarios/base-small-city.rec
+check "carc test prints the record and its rules" 0 "ok   tests/scenarios/base-small-city.rec (BASE-" \
+    "$CARC" test tests/scenarios/base-small-city.rec
+sed 's/^#! expect Red \([0-9]*\)$/#! expect Red 999/' tests/scenarios/base-small-city.rec >"$T/wrong.rec"
+check "carc test of a wrong expectation fails and says why" 1 "Red scored" "$CARC" test "$T/wrong.rec"
+check "carc test counts the failure" 1 "0 passed, 1 failed" "$CARC" test "$T/wrong.rec"
+printf '#! rule BASE-1\n#! expcet Red 3\n' >"$T/typo.rec"
+check "carc test names the line of an unknown directive" 1 "typo.rec:2:" "$CARC" test "$T/typo.rec"
+mkdir -p "$T/recs/sub"
+cp tests/scenarios/base-small-city.rec "$T/recs/a.rec"
+cp tests/scenarios/base-city-pennants.rec "$T/recs/sub/b.rec"
+cp "$T/wrong.rec" "$T/recs/sub/c.rec"
+check "carc test DIR takes every record below it" 1 "2 passed, 1 failed" "$CARC" test "$T/recs"
+check "carc test of a missing file is an error" 2 "no such file" "$CARC" test "$T/nosuch.rec"
+check "carc test without a file: usage" 2 "usage" "$CARC" test
+
+check "replaying two options with one text names the plugin that offered them" nz \
+    "api2-probe offered two options with one text" "$CARC" replay tests/scenarios/probe-duplicate-text.rec
+check "sim stops a recorded game where two options read the same, naming the plugin" nz \
+    "api2-probe offered two options with one text" \
+    "$CARC" sim --variant tests/variants/test-probe.ini --option api2-probe.mode=dup --games 1 --seed 1 \
+    --records "$T/dup-records"
+
+# ---- carc new: starter plugin and script, as generated -------------------------
+
+mkdir -p "$T/new"
+check "carc new refuses a bad name" 2 "is not a name" sh -c "cd '$T/new' && '$CARC' new plugin 'My Rule'"
+check "carc new plugin writes a starter" 0 "my-rule/my-rule.c" sh -c "cd '$T/new' && '$CARC' new plugin my-rule"
+check "carc new refuses an existing directory" 1 "cannot create" sh -c "cd '$T/new' && '$CARC' new plugin my-rule"
+check "the starter plugin builds and passes carc test" 0 "1 passed, 0 failed" \
+    sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC'"
+check "carc new script writes a starter" 0 "my-lua/my-lua.lua" sh -c "cd '$T/new' && '$CARC' new script my-lua"
+check "the starter script passes carc test" 0 "1 passed, 0 failed" sh -c "cd '$T/new/my-lua' && '$CARC' test tests"
+
 # Terminal control characters from a file reach the terminal escaped
 # (docs/security.md): an escape sequence in a variant's text is shown as \x1b.
 printf '[variant]\nname = x\n[tiles]\nsets = nosuch\033[2J\033]0;pwned\007\n' > "$T/escape.ini"
@@ -685,6 +699,60 @@ fi
 kill "$SERVE_PID" 2>/dev/null
 wait "$SERVE_PID" 2>/dev/null
 if grep -q "stopped" "$T/serve.out"; then pass "carc serve stops cleanly on SIGTERM"; else fail "carc serve stops cleanly on SIGTERM" "$(cat "$T/serve.out")"; fi
+
+# ---- the learned judgement and the analysis (docs/bots.md) ----
+# carc train's file depends only on its seed, not on --jobs; agents that
+# judge with weights, their errors; carc analyse and the hint at carc play.
+# ---- carc train ----
+check "carc train writes a weights file" 0 "wrote" \
+    "$CARC" train --variant base --games 30 --generations 2 --seed 4 --out "$T/w1.ini"
+check "carc train again, on 2 threads" 0 "generation 2" \
+    "$CARC" train --variant base --games 30 --generations 2 --seed 4 --jobs 2 --out "$T/w2.ini"
+if cmp -s "$T/w1.ini" "$T/w2.ini"; then pass "the same seed gives the same weights, whatever --jobs"
+else fail "the same seed gives the same weights" "$(diff "$T/w1.ini" "$T/w2.ini" | head -5)"; fi
+check "the weights file names the variant and its figures" 0 "held.city" grep -e "variant = base" -e "held.city" "$T/w1.ini"
+check "carc train --from continues from weights" 0 "previous weights" \
+    "$CARC" train --variant base --games 10 --generations 1 --from "$T/w1.ini" --out "$T/w3.ini"
+check "carc train needs --out" 2 "--out FILE is required" "$CARC" train --variant base
+check "carc train refuses a bad --explore" 2 "--explore" "$CARC" train --explore 2 --out "$T/x.ini"
+check "carc train names a variant that does not load" 1 "nosuch" "$CARC" train --variant nosuch --out "$T/x.ini"
+
+# ---- agents with weights ----
+check "greedy:eval=FILE plays a tournament" 0 "greedy:eval=" \
+    "$CARC" tournament --players "greedy:eval=$T/w1.ini,greedy" --games 6 --seed 3
+check "mcts:40it:eval=FILE plays" 0 "win rate" "$CARC" sim --players "mcts:40it:eval=$T/w1.ini,greedy" --games 1
+check "greedy:trained uses the shipped weights" 0 "greedy:trained" \
+    "$CARC" tournament --players greedy:trained,greedy --games 4
+printf '[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1\n' >"$T/bad.ini"
+check "a bad weights file is named with its line" 2 "bad.ini:5:" "$CARC" sim --players "greedy:eval=$T/bad.ini"
+{ cat "$T/w1.ini"; echo "hand.pig = 1 1"; } >"$T/pig.ini"
+check "weights naming a figure the rules lack are refused" 1 "trained for other rules" \
+    "$CARC" sim --players "greedy:eval=$T/pig.ini,greedy" --games 1
+check "a variant without shipped weights says how to train them" 1 "carc train --variant VARIANT" \
+    "$CARC" sim --variant house/road-closer --players greedy:trained,greedy --games 1
+check "an unknown agent part is refused" 2 "is not a budget" "$CARC" sim --players mcts:fast
+
+# ---- carc analyse and the hint ----
+"$CARC" sim --games 1 --seed 8 --players greedy,greedy --records "$T/recs" >/dev/null 2>&1
+REC=$T/recs/game-000000.rec
+check "carc analyse --turn N prints the options and the move" 0 "would play" \
+    "$CARC" analyse "$REC" --turn 12 --agent mcts:300it
+check "carc analyse estimates win and lead" 0 "win     lead  visits" "$CARC" analyse "$REC" --turn 3 --agent mcts:100it
+"$CARC" analyse "$REC" --turn 12 --agent mcts:300it --seed 5 >"$T/a1" 2>&1
+"$CARC" analyse "$REC" --turn 12 --agent mcts:300it --seed 5 >"$T/a2" 2>&1
+if cmp -s "$T/a1" "$T/a2"; then pass "carc analyse with a seed repeats"; else fail "carc analyse repeats" "differs"; fi
+(cd "$T" && "$CARC" sim --games 1 --seed 8 --players greedy,greedy --records games >/dev/null 2>&1)
+check "the analysis shown in docs/bots.md" 0 "mcts:3000it:trained would play: place -2,0 r90" \
+    sh -c "cd '$T' && '$CARC' analyse games/game-000000.rec --turn 12 --top 3"
+check "carc analyse of a finished game asks for a turn" 1 "give --turn N" "$CARC" analyse "$REC"
+check "carc analyse of a turn the game never reached" 1 "no decision at turn 500" "$CARC" analyse "$REC" --turn 500
+check "carc analyse needs a search agent" 1 "search agent" "$CARC" analyse "$REC" --turn 3 --agent greedy
+printf '1\nq\n' | $LIMIT "$CARC" play --seed 3 --save "$T/saved.rec" >/dev/null 2>&1
+check "carc analyse of a saved game in progress" 0 "Red to decide" "$CARC" analyse "$T/saved.rec" --agent mcts:100it
+printf 'hint\nq\n' | $LIMIT "$CARC" play --seed 3 --save "$T/hint.rec" >"$T/hint.out" 2>&1
+if grep -q "would play" "$T/hint.out" && grep -q "<- plays" "$T/hint.out"; then pass "hint at carc play shows the search's view"
+else fail "hint at carc play" "$(tail -5 "$T/hint.out")"; fi
+
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -46,5 +46,15 @@ check "the installed carc finds its installed plugins" \
 check "the page of carc serve is installed with it" test -f "$prefix/share/carc/web/index.html" -a -f "$prefix/share/carc/web/carc.js"
 check "the headers are installed" test -f "$prefix/include/carc/carc_plugin.h"
 
+# A fan's own checks with the installed carc, from elsewhere: every shipped
+# scenario record, and the starters of carc new as generated.
+src=$(pwd)
+check "the installed carc test passes every shipped scenario" \
+    sh -c "cd '$tmp' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' test '$src/tests/scenarios' | tail -n 1 | grep -q ' passed, 0 failed'"
+check "the installed carc's starter plugin builds and passes carc test" \
+    sh -c "cd '$tmp/fan' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' new plugin starter >/dev/null && cd starter && env -u CARC_DATA -u CARC_PLUGIN_PATH make -s test | grep -q '1 passed, 0 failed'"
+check "the installed carc's starter script passes carc test" \
+    sh -c "cd '$tmp/fan' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' new script starter-lua >/dev/null && cd starter-lua && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' test tests | grep -q '1 passed, 0 failed'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -177,6 +177,18 @@ const scores = await js(`[...document.querySelectorAll('#final-table .final-scor
 const id = await js("location.hash.replace('#game=', '')");
 const logAwards = await count('#log li.award');
 if (!undone) quit(1, 'the Undo button was never there to click');
-console.log(JSON.stringify({ id, scores, moves, rotations, logAwards, undone }));
+// The record the Download link gives, opened again with Load game (the
+// file chooser answered through the protocol): a new game, the same end.
+const record = await js("fetch(document.getElementById('download').href).then((r) => r.text())");
+if (!record.startsWith('carcassonne-record 1\n') || !record.includes('\n---\n')) quit(1, 'the download is no record: ' + record.slice(0, 80));
+writeFileSync(join(profile, 'download.rec'), record);
+const doc = await cdp('DOM.getDocument');
+const input = await cdp('DOM.querySelector', { nodeId: doc.root.nodeId, selector: '#load-file' });
+await cdp('DOM.setFileInputFiles', { nodeId: input.nodeId, files: [join(profile, 'download.rec')] });
+await until(`location.hash !== '#game=${id}' && !document.getElementById('final').hidden`, 'the loaded game');
+const reloaded = await js(`[...document.querySelectorAll('#final-table .final-score')].map((e) => e.getAttribute('data-name') + '=' + e.textContent).join(' ')`);
+if (reloaded !== scores) quit(1, `the loaded record shows ${reloaded}, the game ${scores}`);
+const loaded = true;
+console.log(JSON.stringify({ id, scores, moves, rotations, logAwards, undone, loaded }));
 browser.removeAllListeners('exit');
 quit(0);

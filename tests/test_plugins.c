@@ -40,7 +40,7 @@ static void test_event_order_of_a_turn(void **state)
     carc_rules *r;
     carc_game *g = replay_text(TRACE_HEADER("trace-c") "draw base:E\nplace 0,-1 r180\ndeploy follower city@S\nend\n", &r);
     assert_string_equal(trace_of(g)->log,
-                        "GS TS TD TP OC PH AO AF OC FC FV FS SB SA FR SC SE TE "
+                        "GS TS TD TP OC PH AO AF OC FC FM FV FS SB SA FR SC SE TE "
                         "GE SE SE FN SB SA SB SA SE ");
     assert_int_equal(carc_score(g, 0), 4 + 1); /* the city, and the final point of the trace batch */
     assert_int_equal(carc_score(g, 1), 1);

@@ -476,7 +476,7 @@ static void test_event_read_back_is_protected(void **state)
 /* Bytes the C heap holds now (AddressSanitizer's own count under it: its
  * quarantine keeps freed memory in the process). */
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+size_t __sanitizer_get_current_allocated_bytes(void); /* AddressSanitizer's runtime */
 static size_t heap_in_use(void) { return __sanitizer_get_current_allocated_bytes(); }
 #else
 #include <malloc.h>

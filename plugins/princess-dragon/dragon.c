@@ -9,7 +9,7 @@
  *   the dragon makes up to dragon-steps single steps, one decision each, the
  *   players choosing in turn from the active one (PD-7), never onto a tile
  *   visited in this move nor onto the fairy's tile (PD-8), eating every
- *   player's figure on each tile it enters (PD-9). */
+ *   follower on each tile it enters (PD-9). */
 #include <stdio.h>
 
 #include "pd.h"
@@ -105,7 +105,9 @@ static int dragon_phase(carc_ctx *ctx, int step, int timing)
 static int phase_before(carc_ctx *ctx, int step) { return dragon_phase(ctx, step, PD_TIMING_BEFORE); }
 static int phase_after(carc_ctx *ctx, int step) { return dragon_phase(ctx, step, PD_TIMING_AFTER); }
 
-/* PD-9: every figure of a player on the tile goes back to its owner. */
+/* PD-9: every follower on the tile (of any follower kind: a large follower
+ * is one figure, eaten once) goes back to its owner; a kind used once (the
+ * Prophet, ARK-15) goes into the box. */
 static int eat(carc_ctx *ctx, int tile)
 {
     if (pd_st(ctx)->fairy_no_eat && pd_fairy_tile(ctx) == tile) return 0;
@@ -113,7 +115,8 @@ static int eat(carc_ctx *ctx, int tile)
     carc_figure_info fi;
     for (int f = 0; f < n; f++) {
         int where = api->figure(ctx, f, &fi);
-        if ((where == CARC_AT_SEGMENT || where == CARC_AT_TILE) && fi.seat >= 0 && fi.tile == tile &&
+        if ((where == CARC_AT_SEGMENT || where == CARC_AT_TILE) && fi.tile == tile &&
+            (api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER) &&
             api->figure_remove(ctx, f, CARC_GONE_RETURNED) < 0)
             return -1;
     }

@@ -3,14 +3,15 @@
  *   pd_main.c   entry point, options, state, option texts, the action filter
  *   dragon.c    volcano, dragon-symbol tiles drawn early, the dragon's move
  *   princess.c  the princess removes a knight (PD-11, PD-12)
- *   portal.c    deploys through the magic portal (PD-13) */
+ *   portal.c    deploys through the magic portal (PD-13)
+ * It needs carc API version 2 (follower kinds, deploy_elsewhere). */
 #ifndef PD_H
 #define PD_H
 
 #include "carc_plugin.h"
 
 /* Option codes of this plugin's options. */
-enum { PD_OPT_DRAGON = 1, PD_OPT_PRINCESS, PD_OPT_PORTAL };
+enum { PD_OPT_DRAGON = 1, PD_OPT_PRINCESS };
 
 /* Values of the enum options (index in the values list). */
 enum { PD_TIMING_BEFORE = 0, PD_TIMING_AFTER = 1 };
@@ -26,7 +27,7 @@ typedef struct pd_ids {
     int volcano, dragon_mark, portal;  /* tile marks */
     int princess;                      /* segment mark */
     int dragon_fig;                    /* figure kind */
-    int road, city, field, cloister;   /* kinds */
+    int city;                          /* kind */
 } pd_ids;
 
 /* Per game (api->state): what changes during a game, the options and the ids. */
@@ -36,7 +37,6 @@ typedef struct pd_state {
     int nvisited;
     int visited[PD_MAX_VISITED]; /* tiles of the current move, the start included */
     int putbacks;               /* dragon tiles put back in a row (reshuffle-now) */
-    int mine_first, mine_end;   /* our options in the action decision being built */
     int must_princess;          /* princess=must and a removal is on offer */
     /* The options, read once when the game is set up (they are set after
      * init and do not change during a game). */
@@ -63,9 +63,7 @@ int pd_princess_offer(carc_ctx *ctx, int player, int placed);
 int pd_princess_apply(carc_ctx *ctx, const carc_option *opt, int player);
 int pd_princess_format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
 
-/* portal.c */
+/* portal.c: the kernel's deploys on other tiles after a portal tile */
 int pd_portal_offer(carc_ctx *ctx, int player, int placed);
-int pd_portal_apply(carc_ctx *ctx, const carc_option *opt, int player);
-int pd_portal_format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
 
 #endif

@@ -55,25 +55,21 @@ static int game_init(carc_ctx *ctx)
     id->portal = api->tile_mark(ctx, "portal");
     id->princess = api->mark(ctx, "princess");
     id->dragon_fig = api->figure_kind(ctx, "dragon");
-    id->road = api->kind(ctx, "road");
     id->city = api->kind(ctx, "city");
-    id->field = api->kind(ctx, "field");
-    id->cloister = api->kind(ctx, "cloister");
     if (id->volcano < 0 || id->dragon_mark < 0 || id->portal < 0 || id->princess < 0 || id->dragon_fig < 0 ||
-        id->road < 0 || id->city < 0 || id->field < 0 || id->cloister < 0)
+        id->city < 0)
         return api->fail(ctx, "a tile mark, mark, figure or kind of the expansion is missing");
     return 0;
 }
 
-/* The action decision: princess removals and portal deploys (ours). */
+/* The action decision: princess removals, and the kernel's deploys through
+ * the portal. */
 static int on_action_offer(carc_ctx *ctx, carc_event *ev)
 {
     pd_state *st = pd_st(ctx);
     st->must_princess = 0;
-    st->mine_first = api->offered(ctx);
     int removals = pd_princess_offer(ctx, ev->player, ev->tile);
     if (removals < 0 || pd_portal_offer(ctx, ev->player, ev->tile) < 0) return -1;
-    st->mine_end = api->offered(ctx);
     if (removals > 0 && st->princess_must) {
         st->must_princess = 1;
         api->forbid_pass(ctx);
@@ -82,8 +78,8 @@ static int on_action_offer(carc_ctx *ctx, carc_event *ev)
 }
 
 /* PD-4: nothing is deployed on the dragon's tile, by anyone's option (the
- * kernel's deploys, the portal, other plugins' figures). With princess=must
- * and a removal possible, only the removals stay. */
+ * kernel's deploys, other plugins' options naming that tile). With
+ * princess=must and a removal possible, only the removals stay. */
 static int on_action_filter(carc_ctx *ctx, carc_event *ev)
 {
     (void)ev;
@@ -92,7 +88,8 @@ static int on_action_filter(carc_ctx *ctx, carc_event *ev)
     for (int i = 0; i < n; i++) {
         const carc_option *o = api->offered_at(ctx, i);
         if (!o) continue;
-        int mine = i >= st->mine_first && i < st->mine_end;
+        const char *owner = api->option_owner(ctx, o);
+        int mine = owner && strcmp(owner, "princess-dragon") == 0;
         if (st->must_princess) {
             if (!(mine && o->code == PD_OPT_PRINCESS) && api->veto(ctx, i) < 0) return -1;
         } else if (!mine && dt >= 0 && o->tile == dt && api->veto(ctx, i) < 0) {
@@ -108,7 +105,6 @@ static int apply(carc_ctx *ctx, const carc_option *opt, int player)
     switch (opt->code) {
     case PD_OPT_DRAGON: return pd_dragon_apply(ctx, opt, player);
     case PD_OPT_PRINCESS: return pd_princess_apply(ctx, opt, player);
-    case PD_OPT_PORTAL: return pd_portal_apply(ctx, opt, player);
     default: return api->fail(ctx, "unknown option");
     }
 }
@@ -118,7 +114,6 @@ static int format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n)
     switch (opt->code) {
     case PD_OPT_DRAGON: return pd_dragon_format(ctx, opt, buf, n);
     case PD_OPT_PRINCESS: return pd_princess_format(ctx, opt, buf, n);
-    case PD_OPT_PORTAL: return pd_portal_format(ctx, opt, buf, n);
     default: return -1;
     }
 }
@@ -150,7 +145,7 @@ int carc_plugin_entry(const carc_api *a, carc_plugin_desc *desc)
     pd_api = a;
     desc->api_version = CARC_API_VERSION;
     desc->name = "princess-dragon";
-    desc->version = "1.0";
+    desc->version = "2.0";
     desc->description = "The Princess and The Dragon: volcano, dragon, princess, magic portal";
     desc->init = init;
     return 0;

@@ -1,7 +1,9 @@
 /* princess.c - the princess (PD-11, PD-12). When the placed tile's princess
  * city segment belongs to a city holding knights, the action decision offers
  * the removal of any one of them (`princess x,y city@port`, where the knight
- * stands); it goes back to its owner's supply. A removal is the turn's one
+ * stands: any follower, each figure once whatever its strength); it goes
+ * back to its owner's supply, or into the box for a kind used once (the
+ * Prophet, ARK-15). A removal is the turn's one
  * action, so no deploy and no fairy move follow it. Where the tile joins both
  * of its city segments into one city, that one city is the princess's. */
 #include <stdio.h>
@@ -27,7 +29,9 @@ int pd_princess_offer(carc_ctx *ctx, int player, int placed)
         int nf = api->figures(ctx);
         carc_figure_info fi;
         for (int f = 0; f < nf; f++) {
-            if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.seat < 0) continue;
+            if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT ||
+                !(api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER))
+                continue;
             if (api->feature(ctx, fi.tile, fi.seg) != city) continue;
             carc_option o = {0};
             o.code = PD_OPT_PRINCESS;

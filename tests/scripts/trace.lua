@@ -7,10 +7,12 @@ local codes = {
   ["feature-completed"] = "FC", ["feature-value"] = "FV", ["feature-scored"] = "FS",
   ["score-before"] = "SB", ["score-after"] = "SA", ["score"] = "SC", ["score-step-end"] = "SE",
   ["figure-removed"] = "FR", ["turn-end"] = "TE", ["game-end"] = "GE", ["final-score"] = "FN",
+  ["feature-majority"] = "FM", ["award-order"] = "AW",
 }
 local order = { "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
   "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before", "score-after",
-  "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score" }
+  "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
+  "feature-majority", "award-order" }
 
 local S = carc.state
 local TOKEN, YES, NO = 1, 2, 3

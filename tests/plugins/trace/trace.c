@@ -24,8 +24,8 @@ typedef struct trace_state {
     char log[16384];
 } trace_state;
 
-static const char *const codes[CARC_EV_COUNT] = {"GS", "TS", "TD", "TP", "AO", "AF", "OC", "FC", "FV",
-                                                 "FS", "SB", "SA", "SC", "SE", "FR", "TE", "GE", "FN"};
+static const char *const codes[CARC_EV_COUNT] = {"GS", "TS", "TD", "TP", "AO", "AF", "OC", "FC", "FV", "FS",
+                                                 "SB", "SA", "SC", "SE", "FR", "TE", "GE", "FN", "FM", "AW"};
 
 static void note(carc_ctx *ctx, const char *code)
 {

@@ -1,0 +1,82 @@
+#!/bin/sh
+# bench/strength.sh - the bots' strength table of docs/bots.md: tournaments
+# with seats rotated, win rates with 95% (Wilson) intervals, and the CPU time
+# each took. `make strength` runs it; the environment sizes it:
+#
+#   STRENGTH_GAMES  games a row (default 200)
+#   STRENGTH_JOBS   threads (default 2)
+#   STRENGTH_SEED   the tournaments' seed (default 2026)
+#   STRENGTH_ROWS   the rows to run (default: all of them, in this order):
+#                   calibrate trained-greedy mcts mcts-trained robbers
+#                   princess-dragon ark all-expansions 3p 4p fan
+#   STRENGTH_BUDGET the search's budget (default 3000it: about 200 ms a move
+#                   on one idle core of the reference machine)
+#
+# Budgets are iterations, not milliseconds, so that a loaded machine gives
+# the same games (only slower). Every command is printed before its result.
+set -u
+CARC=${CARC:-build/carc}
+GAMES=${STRENGTH_GAMES:-200}
+JOBS=${STRENGTH_JOBS:-2}
+SEED=${STRENGTH_SEED:-2026}
+BUDGET=${STRENGTH_BUDGET:-3000it}
+ROWS=${STRENGTH_ROWS:-calibrate trained-greedy mcts mcts-trained robbers princess-dragon ark all-expansions 3p 4p fan}
+T=$(mktemp -d "${TMPDIR:-/tmp}/carc-strength.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+# run CMD...: prints the command, runs it, prints its table and CPU time.
+run() {
+    echo "\$ $*"
+    if ! /usr/bin/time -f "cpu %U s user, %e s wall" "$@" >"$T/out" 2>"$T/err"; then
+        cat "$T/err"
+        return 1
+    fi
+    sed -n '/^agent /,/^$/p' "$T/out"
+    tail -n 1 "$T/err"
+    echo
+}
+
+tournament() { # tournament VARIANT PLAYERS [GAMES]
+    run "$CARC" tournament --variant "$1" --players "$2" --games "${3:-$GAMES}" --seed "$SEED" --jobs "$JOBS"
+}
+
+for row in $ROWS; do
+    case $row in
+    calibrate)
+        echo "== the search's cost a move (CPU), base, one game each, seed $SEED"
+        for spec in "mcts:$BUDGET" "mcts:$BUDGET:trained"; do
+            echo "\$ $CARC sim --players $spec,$spec --games 1 --seed $SEED"
+            /usr/bin/time -f "%U" "$CARC" sim --players "$spec,$spec" --games 1 --seed "$SEED" >"$T/out" 2>"$T/err"
+            turns=$(sed -n 's/^mean game length: \([0-9.]*\) turns/\1/p' "$T/out")
+            awk -v cpu="$(tail -n 1 "$T/err")" -v turns="$turns" -v s="$spec" \
+                'BEGIN { printf "%s: %.0f ms of CPU a turn (%s turns, %.1f s)\n\n", s, 1000 * cpu / turns, turns, cpu }'
+        done ;;
+    trained-greedy)
+        echo "== greedy with the learned judgement against plain greedy, base, 2 players"
+        tournament base greedy:trained,greedy 1000 ;;
+    mcts)
+        echo "== mcts against greedy, base, 2 players"
+        tournament base "mcts:$BUDGET,greedy" ;;
+    mcts-trained)
+        echo "== mcts with the learned judgement against greedy, base, 2 players"
+        tournament base "mcts:$BUDGET:trained,greedy" ;;
+    robbers | princess-dragon | ark | all-expansions)
+        echo "== mcts with the learned judgement against greedy, $row, 2 players"
+        tournament "$row" "mcts:$BUDGET:trained,greedy" ;;
+    3p)
+        echo "== mcts against two greedy players, base (fair share 33.3%)"
+        tournament base "mcts:$BUDGET:trained,greedy,greedy" ;;
+    4p)
+        echo "== mcts against three greedy players, base (fair share 25%)"
+        tournament base "mcts:$BUDGET:trained,greedy,greedy,greedy" ;;
+    fan)
+        echo "== a fan's variant the project never trained: house/base-prophets"
+        run "$CARC" train --variant house/base-prophets --games 1000 --generations 3 --jobs "$JOBS" \
+            --out "$T/fan.ini" || continue
+        echo "what it learned about the Prophet (weight at the start, at the end):"
+        grep prophet "$T/fan.ini"
+        echo
+        tournament house/base-prophets "greedy:eval=$T/fan.ini,greedy" 1000 ;;
+    *) echo "strength: unknown row '$row'" >&2; exit 2 ;;
+    esac
+done

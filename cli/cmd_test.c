@@ -1,0 +1,150 @@
+/* cmd_test.c - carc test: replays scenario records and checks their "#!"
+ * directives (docs/records.md), one line per record. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "scenario.h"
+
+#define MAX_RECORDS 100000
+#define MAX_DEPTH 8
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: carc test [--quiet] FILE|DIR...\n\n"
+               "Replays scenario records and checks what their '#!' lines expect (final\n"
+               "scores, supplies, scoring events in order, the line where replay must stop,\n"
+               "the rule IDs cited; docs/records.md). A directory stands for every *.rec file\n"
+               "in it and its subdirectories. Prints one line per record ('ok' or 'FAIL' and\n"
+               "why) and a closing 'N passed, N failed'; exits 1 when a record failed.\n"
+               "--quiet prints only the failures and the closing line.\n");
+}
+
+typedef struct paths {
+    char **v;
+    int n, cap;
+} paths;
+
+static int push(paths *p, const char *s)
+{
+    if (p->n == MAX_RECORDS) {
+        fprintf(stderr, "carc test: more than %d records\n", MAX_RECORDS);
+        return -1;
+    }
+    if (p->n == p->cap) {
+        int ncap = p->cap ? p->cap * 2 : 64;
+        char **nv = realloc(p->v, (size_t)ncap * sizeof *nv);
+        if (!nv) return -1;
+        p->v = nv;
+        p->cap = ncap;
+    }
+    if (!(p->v[p->n] = strdup(s))) return -1;
+    p->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int is_record(const char *name)
+{
+    size_t l = strlen(name);
+    return l > 4 && strcmp(name + l - 4, ".rec") == 0;
+}
+
+/* Every *.rec under dir, sorted by path. */
+static int collect(const char *dir, paths *out, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "carc test: cannot read directory %s\n", dir);
+        return -1;
+    }
+    paths here = {0};
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+        struct stat st;
+        if (stat(path, &st) < 0) continue;
+        if (S_ISDIR(st.st_mode) ? depth < MAX_DEPTH : is_record(e->d_name)) rc = push(&here, path);
+    }
+    closedir(d);
+    if (here.n) qsort(here.v, (size_t)here.n, sizeof *here.v, cmp_str);
+    for (int i = 0; i < here.n; i++) {
+        struct stat st;
+        if (rc == 0) {
+            if (stat(here.v[i], &st) == 0 && S_ISDIR(st.st_mode)) rc = collect(here.v[i], out, depth + 1);
+            else rc = push(out, here.v[i]);
+        }
+        free(here.v[i]);
+    }
+    free(here.v);
+    return rc;
+}
+
+int cmd_test(int argc, char **argv)
+{
+    int quiet = 0, first = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(argv[first], "--quiet") != 0) {
+            fprintf(stderr, "carc test: unknown argument '%s'\n", argv[first]);
+            usage(stderr);
+            return 2;
+        }
+        quiet = 1;
+    }
+    if (first == argc) {
+        usage(stderr);
+        return 2;
+    }
+    paths all = {0};
+    int rc = 0;
+    for (int i = first; i < argc && rc == 0; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) < 0) {
+            fprintf(stderr, "carc test: %s: no such file or directory\n", argv[i]);
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            int before = all.n;
+            rc = collect(argv[i], &all, 0);
+            if (rc == 0 && all.n == before) {
+                fprintf(stderr, "carc test: no *.rec file under %s\n", argv[i]);
+                rc = -1;
+            }
+        } else {
+            rc = push(&all, argv[i]);
+        }
+    }
+    int passed = 0, failed = 0;
+    for (int i = 0; i < all.n && rc == 0; i++) {
+        char rules[256], msg[8192];
+        if (scenario_check(all.v[i], rules, sizeof rules, msg, sizeof msg) == 0) {
+            passed++;
+            if (!quiet) printf("ok   %s (%s)\n", all.v[i], rules);
+        } else {
+            failed++;
+            /* the first line of the reason; the rest (a replay's legal
+             * options) indented below it */
+            printf("FAIL ");
+            for (const char *m = msg; *m; m++) {
+                putchar(*m);
+                if (*m == '\n' && m[1]) fputs("     ", stdout);
+            }
+            if (msg[0] && msg[strlen(msg) - 1] != '\n') putchar('\n');
+        }
+        fflush(stdout);
+    }
+    for (int i = 0; i < all.n; i++) free(all.v[i]);
+    free(all.v);
+    if (rc < 0) return 2;
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,158 @@
+/* expansion_games.h - seeded random games of a fan expansion, alone and
+ * paired with every other shipped module, with checks after every move
+ * (include after cmocka.h and game_checks.h). Used by
+ * test_inns_cathedrals.c and test_traders_builders.c.
+ *
+ * A module is what a shipped variant adds to the base game: tile sets,
+ * C plugins, scripts; a pair is the composition "other+mine". */
+#ifndef CARC_TEST_EXPANSION_GAMES_H
+#define CARC_TEST_EXPANSION_GAMES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The shipped modules (variant files that compose: carc sim --variant A+B). */
+static const char *const SHIPPED_MODULES[] = {"ark", "prophet", "robbers", "princess-dragon", "fairy", "house/road-closer",
+                                              "inns-cathedrals", "traders-builders"};
+#define N_SHIPPED_MODULES ((int)(sizeof SHIPPED_MODULES / sizeof SHIPPED_MODULES[0]))
+
+/* Module `mine` composed with module `other` (other's plugins and scripts
+ * load first); *players gets the most players the pair takes. */
+static inline carc_rules *load_pair(const char *mine, const char *other, int *players)
+{
+    char name[256], err[8192];
+    snprintf(name, sizeof name, "%s+%s", other, mine);
+    carc_rules *r = carc_variant_load(name, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s: %s", name, err);
+    *players = carc_rules_max_players(r);
+    return r;
+}
+
+/* CARC_TEST_GAMES, or 1000: the number of games of a property test. */
+static inline int games_to_play(void)
+{
+    const char *s = getenv("CARC_TEST_GAMES");
+    return s && atoi(s) > 0 ? atoi(s) : 1000;
+}
+
+/* A reason's id by name, -1 if the rules have none. */
+static inline int reason_named(const carc_rules *r, const char *name)
+{
+    for (int i = 0; i < 64; i++) {
+        const char *n = carc_reason_name(r, i);
+        if (strcmp(n, "?") == 0) return -1;
+        if (strcmp(n, name) == 0) return i;
+    }
+    return -1;
+}
+
+/* Greedy bots (which look ahead on clones) play games to the end. */
+static inline void play_greedy_games(const carc_rules *r, int players, int games)
+{
+    char err[1024];
+    for (int seed = 1; seed <= games; seed++) {
+        carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        agent *ag[CARC_MAX_PLAYERS];
+        for (int p = 0; p < players; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
+        }
+        for (int p = 0; p < players; p++) agent_free(ag[p]);
+        carc_game_free(g);
+    }
+}
+
+/* Games of the variant cloned mid-way go on exactly as their originals (the
+ * expansion's state is inside the game), and greedy bots play it through. */
+static inline void clones_and_greedy_bots(const char *variant)
+{
+    char err[1024];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 40 + seed);
+    play_greedy_games(r, 3, 3);
+    carc_rules_free(r);
+}
+
+/* Called after every draw and decision answered, and once more (final =
+ * true) when the game is over. */
+typedef void (*move_check_fn)(const carc_game *g, void *user, bool final);
+
+static inline int figures_on_board(const carc_game *g, const char *kind_name, int seat)
+{
+    int n = 0;
+    const carc_rules *r = carc_game_rules(g);
+    for (int f = 0; f < carc_figures(g); f++) {
+        int kind, owner, where, tile, seg, space;
+        if (carc_figure(g, f, &kind, &owner, &where, &tile, &seg, &space) < 0 || where == 0) continue;
+        if (owner == seat && strcmp(carc_figure_kind_name(r, kind), kind_name) == 0) n++;
+    }
+    return n;
+}
+
+/* The kernel's invariants, every move: followers conserved (BASE-2,
+ * BASE-19), scores never decrease, the event log adds up to the scores, no
+ * award below 0, no feature scored in two steps (farm awards aside in the
+ * per-city farm modes, where they name the city, scored before). */
+typedef struct kernel_checks {
+    int prev[CARC_MAX_PLAYERS], logged[CARC_MAX_PLAYERS], nlog, followers;
+    bool farms_per_city;
+    scored_once scored;
+} kernel_checks;
+
+static inline void check_kernel(const carc_game *g, kernel_checks *k)
+{
+    for (; k->nlog < carc_events(g); k->nlog++) {
+        const carc_award *a = carc_event_at(g, k->nlog);
+        assert_true(a->points >= 0);
+        k->logged[a->player] += a->points;
+        if (!(k->farms_per_city && a->reason == CARC_REASON_FARM)) check_scored_once(&k->scored, a);
+    }
+    for (int p = 0; p < carc_players(g); p++) {
+        assert_int_equal(carc_supply(g, p, "follower") + figures_on_board(g, "follower", p), k->followers);
+        assert_true(carc_score(g, p) >= k->prev[p]);
+        assert_int_equal(carc_score(g, p), k->logged[p]);
+        k->prev[p] = carc_score(g, p);
+    }
+}
+
+/* One seeded game between random bots with the checks after every move;
+ * then its record replays to the same final state. */
+static inline void play_checked_game(const carc_rules *r, int players, uint64_t seed, const char *const *overrides,
+                                     int nover, move_check_fn check, void *user)
+{
+    char err[8192];
+    const char *names[] = {"A", "B", "C", "D", "E", "F"}, *agents[] = {"random", "random", "random", "random", "random", "random"};
+    carc_game *g = carc_game_new(r, players, names, seed, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    agent *ag[CARC_MAX_PLAYERS];
+    for (int p = 0; p < players; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
+    carc_record_writer w;
+    carc_writer_begin(&w, carc_rules_name(r), seed, players, names, agents, overrides, nover);
+    kernel_checks *k = calloc(1, sizeof *k);
+    k->followers = 7;
+    char mode[64];
+    carc_rules_option(r, "farm-scoring", mode, sizeof mode);
+    k->farms_per_city = strncmp(mode, "per-city", 8) == 0 || strcmp(mode, "city-majority") == 0;
+    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+        if (st == CARC_FAILED)
+            fail_msg("%s (%s), seed %llu: %s", carc_rules_name(r), carc_rules_title(r), (unsigned long long)seed, carc_game_error(g));
+        answer_and_record(g, st, ag, &w);
+        check_kernel(g, k);
+        if (check) check(g, user, false);
+    }
+    check_kernel(g, k);
+    if (check) check(g, user, true);
+    check_record_replays(&w, r, g, carc_rules_name(r));
+    free(k);
+    carc_writer_free(&w);
+    for (int p = 0; p < players; p++) agent_free(ag[p]);
+    carc_game_free(g);
+}
+
+#endif

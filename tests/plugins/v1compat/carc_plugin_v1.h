@@ -1,0 +1,280 @@
+/*
+ * carc_plugin_v1.h - a verbatim copy of kernel/carc_plugin.h as it was at API
+ * version 1, for tests/plugins/v1compat: a plugin built against it must
+ * still load and play (the API struct only grows at its end).
+ *
+ * carc_plugin.h - the types every carc plugin, script host and tool shares.
+ *
+ * A carc game is driven by PHASES (turn-start, draw, place, action, score,
+ * turn-end; then game-end and the final-scoring phases). Phases raise EVENTS;
+ * handlers registered for an event run in registration order (kernel first,
+ * then plugins in the order the variant loads them). A phase that needs a
+ * player's choice poses a DECISION: a list of OPTIONS, each owned by whoever
+ * offered it (the kernel or a plugin), who applies it when it is chosen.
+ * Every award of points is a SCORING EVENT (carc_award) that handlers may
+ * change before it lands and react to after.
+ *
+ * The order of all of this in a turn is documented in docs/plugin-guide.md.
+ */
+#ifndef CARC_PLUGIN_H
+#define CARC_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CARC_MAX_PLAYERS 6
+
+/* The 12 ports of a tile, clockwise from the north-west corner. */
+enum carc_port {
+    CARC_Nw, CARC_N, CARC_Ne, CARC_En, CARC_E, CARC_Es,
+    CARC_Se, CARC_S, CARC_Sw, CARC_Ws, CARC_W, CARC_Wn,
+    CARC_PORTS
+};
+
+/* Board directions; y grows to the south. */
+enum carc_dir { CARC_DIR_N, CARC_DIR_E, CARC_DIR_S, CARC_DIR_W };
+
+/* Built-in feature kinds, mark and reasons (plugins define more by name). */
+enum { CARC_KIND_ROAD, CARC_KIND_CITY, CARC_KIND_FIELD, CARC_KIND_CLOISTER };
+enum { CARC_REASON_ROAD, CARC_REASON_CITY, CARC_REASON_CLOISTER, CARC_REASON_FARM };
+enum { CARC_FIG_FOLLOWER = 0 };
+
+/* How a feature kind completes. */
+enum carc_completion {
+    CARC_COMPLETE_PORTS,  /* no open port left (roads, cities) */
+    CARC_COMPLETE_RING,   /* the 8 surrounding spaces hold tiles (cloister) */
+    CARC_COMPLETE_CROSS,  /* the 4 orthogonal neighbours hold tiles (temple) */
+    CARC_COMPLETE_NEVER   /* never during the game (fields) */
+};
+
+typedef struct carc_game carc_game;
+
+/*
+ * One option of a decision. `owner` is 0 for the kernel, or the plugin's
+ * slot + 1. `code` and `arg` belong to the owner. `tile` and `seg` name the
+ * place on the board the option's text refers to with `kind@port`
+ * (tile = board tile index, or -1), so the kernel can match any name of the
+ * segment when reading a record.
+ */
+typedef struct carc_option {
+    uint16_t owner;
+    uint16_t code;
+    int32_t tile;
+    int32_t seg;
+    int32_t arg[3];
+} carc_option;
+
+/* One award of points: a scoring event. feature = feature id or -1. */
+typedef struct carc_award {
+    int32_t player;
+    int32_t points;
+    int32_t reason;
+    int32_t feature;
+    int32_t step;   /* the scoring step it belongs to (numbered per game) */
+    int32_t flags;  /* CARC_AWARD_* */
+} carc_award;
+
+enum { CARC_AWARD_UNROBBABLE = 1, CARC_AWARD_FINAL = 2, CARC_AWARD_BONUS = 4 };
+
+/* Events, in the order a turn raises them (docs/plugin-guide.md). */
+enum carc_event_type {
+    CARC_EV_GAME_START,        /* once, before the first turn */
+    CARC_EV_TURN_START,        /* turn-start phase */
+    CARC_EV_TILE_DRAWN,        /* tile = type; set value to CARC_DRAW_* */
+    CARC_EV_TILE_PLACED,       /* tile = index of the placed tile */
+    CARC_EV_ACTION_OFFER,      /* add options to the action decision */
+    CARC_EV_ACTION_FILTER,     /* veto options of the action decision */
+    CARC_EV_OPTION_CHOSEN,     /* option = the option just applied */
+    CARC_EV_FEATURE_COMPLETED, /* feature completed by this turn's tile */
+    CARC_EV_FEATURE_VALUE,     /* value = points (mutable); flags 1 = complete */
+    CARC_EV_FEATURE_SCORED,    /* the feature's awards are in the batch */
+    CARC_EV_SCORE_BEFORE,      /* award is about to land (mutable) */
+    CARC_EV_SCORE_AFTER,       /* award landed */
+    CARC_EV_SCORE,             /* plugins score their own kinds (after the kernel's) */
+    CARC_EV_SCORE_STEP_END,    /* a scoring step's awards have all landed */
+    CARC_EV_FIGURE_REMOVED,    /* figure left the board; flags = CARC_GONE_* */
+    CARC_EV_TURN_END,
+    CARC_EV_GAME_END,          /* before final scoring */
+    CARC_EV_FINAL_SCORE,       /* after the kernel's final scoring */
+    CARC_EV_COUNT
+};
+
+enum { CARC_DRAW_KEEP, CARC_DRAW_SET_ASIDE, CARC_DRAW_PUT_BACK };
+enum { CARC_GONE_SCORED, CARC_GONE_RETURNED, CARC_GONE_BOX };
+
+typedef struct carc_event {
+    int type;
+    int player;
+    int tile;
+    int feature;
+    int figure;
+    int value;
+    int flags;
+    carc_award *award;
+    const carc_option *option;
+} carc_event;
+
+
+/* ---- the plugin ABI --------------------------------------------------------
+
+A C plugin is a shared object exporting one function:
+
+    int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);
+
+It fills `desc` (and keeps `api` for later calls) and returns 0; it must not
+call the API there. The kernel checks desc->api_version, then calls
+desc->init(ctx), the only place where the plugin may register handlers,
+phases, kinds, figures, marks, reasons, options and its state. If init
+returns non-zero everything it registered is undone and the object unloaded.
+
+Every later call receives a carc_ctx*: the game and the plugin it is for.
+The carc_api struct only grows at its end; api->size says how much of it
+this kernel has. */
+
+#define CARC_API_VERSION 1
+
+typedef struct carc_ctx carc_ctx;
+
+/* Phase results. */
+enum { CARC_PHASE_DONE = 0, CARC_PHASE_AGAIN = 1, CARC_PHASE_END_GAME = 2 };
+
+/* Figure flags (define_figure). */
+enum { CARC_FIGURE_FOLLOWER = 1, CARC_FIGURE_BOXED_WHEN_SCORED = 2 };
+/* Kind flags (define_kind). */
+enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
+/* Where a figure stands. */
+enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK };
+
+typedef int (*carc_handler_fn)(carc_ctx *ctx, carc_event *ev);
+typedef int (*carc_phase_fn)(carc_ctx *ctx, int step);
+typedef int (*carc_apply_fn)(carc_ctx *ctx, const carc_option *opt, int player);
+typedef int (*carc_format_fn)(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
+typedef int (*carc_game_init_fn)(carc_ctx *ctx);
+
+typedef struct carc_plugin_desc {
+    uint32_t api_version;     /* CARC_API_VERSION the plugin was built with */
+    const char *name;         /* must equal the name the variant loads it by */
+    const char *version;
+    const char *description;
+    int (*init)(carc_ctx *ctx);
+} carc_plugin_desc;
+
+typedef struct carc_figure_info {
+    int kind, owner, where, tile, seg, space;
+} carc_figure_info;
+
+typedef struct carc_api {
+    uint32_t version;         /* CARC_API_VERSION of the kernel */
+    uint32_t size;            /* sizeof(carc_api) of the kernel */
+
+    /* -- registration (init only); each returns an id >= 0 or -1 -- */
+    int (*on)(carc_ctx *ctx, int event, carc_handler_fn fn, void *user);
+    /* where: "before" or "after" an existing phase (turn or end phases). */
+    int (*add_phase)(carc_ctx *ctx, const char *name, const char *where, const char *anchor,
+                     carc_phase_fn fn, void *user);
+    int (*define_kind)(carc_ctx *ctx, const char *name, int completion, int flags);
+    int (*define_figure)(carc_ctx *ctx, const char *name, int per_player, int flags);
+    int (*define_mark)(carc_ctx *ctx, const char *name);
+    int (*define_tile_mark)(carc_ctx *ctx, const char *name);
+    int (*define_reason)(carc_ctx *ctx, const char *name);
+    /* Options are named "<plugin>.<key>"; values: default first. */
+    int (*define_option_int)(carc_ctx *ctx, const char *key, int def, int min, int max, const char *help);
+    int (*define_option_enum)(carc_ctx *ctx, const char *key, const char *values, const char *help);
+    int (*set_state)(carc_ctx *ctx, size_t size, carc_game_init_fn game_init);
+    int (*set_option_fns)(carc_ctx *ctx, carc_format_fn format, carc_apply_fn apply);
+
+    /* -- names to ids (any time); -1 if unknown -- */
+    int (*kind)(carc_ctx *ctx, const char *name);
+    int (*mark)(carc_ctx *ctx, const char *name);
+    int (*tile_mark)(carc_ctx *ctx, const char *name);
+    int (*figure_kind)(carc_ctx *ctx, const char *name);
+    int (*reason)(carc_ctx *ctx, const char *name);
+    /* An option's value (enum: index of the value): "key" of this plugin or
+     * any full key ("farm-scoring"). -1 if there is none. */
+    int (*option)(carc_ctx *ctx, const char *key);
+
+    /* -- the game -- */
+    void *(*state)(carc_ctx *ctx);
+    int (*players)(carc_ctx *ctx);
+    int (*active_player)(carc_ctx *ctx);
+    int (*turn)(carc_ctx *ctx);
+    int (*score)(carc_ctx *ctx, int player);
+    const char *(*player_name)(carc_ctx *ctx, int player);
+    int (*supply)(carc_ctx *ctx, int player, int figure_kind);
+    uint32_t (*random)(carc_ctx *ctx, uint32_t bound);  /* the game's plugin stream */
+    int (*fail)(carc_ctx *ctx, const char *message);     /* stops the game; returns -1 */
+
+    /* -- tiles -- */
+    int (*tiles)(carc_ctx *ctx);                         /* placed tiles */
+    int (*tile_at)(carc_ctx *ctx, int x, int y);         /* tile index or -1 */
+    int (*tile_pos)(carc_ctx *ctx, int tile, int *x, int *y);
+    int (*tile_type)(carc_ctx *ctx, int tile);
+    int (*type_has_mark)(carc_ctx *ctx, int type, int tile_mark);
+    int (*placed_tile)(carc_ctx *ctx);                   /* this turn's, or -1 */
+    int (*drawn_type)(carc_ctx *ctx);                    /* this turn's, or -1 */
+    int (*pile_left)(carc_ctx *ctx);
+    /* Puts every set-aside tile back into the pile (PD-5). */
+    int (*return_set_aside)(carc_ctx *ctx);
+    int (*segments)(carc_ctx *ctx, int tile);
+    int (*segment_kind)(carc_ctx *ctx, int tile, int seg);
+    int (*segment_at_port)(carc_ctx *ctx, int tile, int port);
+    int (*segment_marks)(carc_ctx *ctx, int tile, int seg, int mark);
+    int (*segment_name)(carc_ctx *ctx, int tile, int seg, char *buf, size_t n);
+    int (*segment_by_name)(carc_ctx *ctx, int tile, const char *kind_at_port);
+
+    /* -- features -- */
+    int (*feature)(carc_ctx *ctx, int tile, int seg);    /* feature id */
+    int (*feature_kind)(carc_ctx *ctx, int feature);
+    int (*feature_complete)(carc_ctx *ctx, int feature);
+    int (*feature_scored)(carc_ctx *ctx, int feature);
+    int (*feature_tiles)(carc_ctx *ctx, int feature);    /* distinct tiles */
+    int (*feature_marks)(carc_ctx *ctx, int feature, int mark);
+    int (*feature_followers)(carc_ctx *ctx, int feature, int player);
+    int (*feature_open)(carc_ctx *ctx, int feature);
+    /* The feature's segments: up to max (tile, seg) pairs; returns the count. */
+    int (*feature_segments)(carc_ctx *ctx, int feature, int *tiles, int *segs, int max);
+
+    /* -- figures -- */
+    int (*figures)(carc_ctx *ctx);                       /* slots */
+    int (*figure)(carc_ctx *ctx, int f, carc_figure_info *out);
+    /* Stands a figure: from its owner's supply when from_supply. Returns its id. */
+    int (*figure_place)(carc_ctx *ctx, int kind, int owner, int where, int tile, int seg, int space,
+                        int from_supply);
+    int (*figure_move)(carc_ctx *ctx, int f, int where, int tile, int seg, int space);
+    /* how: CARC_GONE_RETURNED (to the supply) or CARC_GONE_BOX. */
+    int (*figure_remove)(carc_ctx *ctx, int f, int how);
+
+    /* -- decisions -- */
+    int (*offer)(carc_ctx *ctx, const carc_option *opt);   /* during action-offer */
+    int (*offered)(carc_ctx *ctx);                         /* options offered so far */
+    const carc_option *(*offered_at)(carc_ctx *ctx, int i);
+    int (*veto)(carc_ctx *ctx, int i);                     /* during action-filter */
+    int (*forbid_pass)(carc_ctx *ctx);                     /* the action is compulsory */
+    int (*ask)(carc_ctx *ctx, int player, const char *label, const carc_option *opts, int n);
+
+    /* -- scoring -- */
+    int (*award)(carc_ctx *ctx, int player, int points, int reason, int feature, int flags);
+    int (*step_begin)(carc_ctx *ctx);
+    int (*step_end)(carc_ctx *ctx);
+    int (*batch_begin)(carc_ctx *ctx);
+    int (*batch_add)(carc_ctx *ctx, int player, int points, int reason, int feature, int flags);
+    int (*batch_commit)(carc_ctx *ctx, int first_player);
+    int (*batch_count)(carc_ctx *ctx);
+    carc_award *(*batch_at)(carc_ctx *ctx, int i);
+    /* Majority scoring of a feature into the batch, as the kernel does it. */
+    int (*score_feature)(carc_ctx *ctx, int feature, int final);
+    int (*return_followers)(carc_ctx *ctx, int feature);
+
+    /* The `user` pointer given to on() or add_phase() for the handler or
+     * phase running now (NULL elsewhere). */
+    void *(*user_data)(carc_ctx *ctx);
+} carc_api;
+
+/* Every plugin defines its entry point with exactly this prototype. */
+int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);
+
+/* The entry point's type and name. */
+typedef int (*carc_plugin_entry_fn)(const carc_api *api, carc_plugin_desc *desc);
+#define CARC_PLUGIN_ENTRY "carc_plugin_entry"
+
+#endif

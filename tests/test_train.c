@@ -1,0 +1,277 @@
+/* test_train.c - the learned judgement: the kernel's rule-blind position
+ * figures, weights files (their errors name the file and line), training
+ * that depends only on its seed, and shipped weights that load and play
+ * every shipped variant. */
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "agents.h"
+#include "analysis.h"
+#include "evaluator.h"
+#include "helpers.h"
+#include "train.h"
+
+static int figure_index(const carc_rules *r, const char *name)
+{
+    char buf[64];
+    for (int i = 0; i < carc_position_figure_count(r); i++) {
+        carc_position_figure_name(r, i, buf, sizeof buf);
+        if (strcmp(buf, name) == 0) return i;
+    }
+    fail_msg("no position figure %s", name);
+    return -1;
+}
+
+/* The position of tests/scenarios/base-city-ring-incomplete.rec before its
+ * end: Red's two knights hold an open city of 4 tiles (N, N, I, R) whose
+ * one open edge faces the empty space 1,0 (BASE-14, BASE-21). */
+static const char ring_city[] = "carcassonne-record 1\nvariant base\nseed 1\n"
+                                "player Red random\nplayer Blue random\n---\n"
+                                "draw base:N\nplace 0,1 r180\ndeploy follower city@E\n"
+                                "draw base:N\nplace 0,2 r90\npass\n"
+                                "draw base:I\nplace 1,2 r0\ndeploy follower city@N\n"
+                                "draw base:R\nplace 1,1 r270\npass\n";
+
+static void test_position_figures_of_a_held_city(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text(ring_city, &r);
+    int n = carc_position_figure_count(r);
+    double f[2 * 64];
+    assert_true(n <= 64);
+    assert_int_equal(carc_position_figures(g, f, 2 * 64), n);
+    assert_int_equal(carc_position_figures(g, f, n), -1); /* too small: refused */
+#define FIG(p, name) f[(p) * n + figure_index(r, name)]
+    assert_true(FIG(0, "score") == 0 && FIG(1, "score") == 0);
+    assert_true(FIG(0, "held.city") == 4);  /* incomplete: 1 a tile (BASE-21) */
+    assert_true(FIG(0, "whole.city") == 8); /* complete: 2 a tile (BASE-15) */
+    assert_true(FIG(0, "led.city") == 1);
+    assert_true(FIG(0, "open.city") == 3);  /* R's north edge: three ports */
+    assert_true(FIG(0, "hand.follower") == 5 && FIG(0, "board.follower") == 2);
+    assert_true(FIG(1, "hand.follower") == 7 && FIG(1, "board.follower") == 0);
+    assert_true(FIG(1, "held.city") == 0 && FIG(1, "led.city") == 0 && FIG(0, "led.road") == 0);
+    /* The open edge faces one space; tiles left that fit it are counted,
+     * at most every tile left. */
+    assert_true(FIG(0, "closers.city") > 0 && FIG(0, "closers.city") <= carc_pile_left(g));
+    assert_true(FIG(1, "closers.city") == 0);
+#undef FIG
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_weights_file_errors_name_the_line(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/carc-weights-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    evaluator e;
+    char err[1024];
+    write_file(path, "[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1 1\nheld.city = 0.5\n");
+    assert_int_equal(evaluator_load(&e, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":6:"));
+    assert_non_null(strstr(err, "two numbers"));
+    write_file(path, "[evaluator]\nformat = 2\n");
+    assert_int_equal(evaluator_load(&e, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2:"));
+    write_file(path, "[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1 1\nhand.pig = 2 2\n");
+    assert_int_equal(evaluator_load(&e, path, err, sizeof err), 0);
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    assert_int_equal(evaluator_bind(&e, r, err, sizeof err), -1); /* base has no pig */
+    assert_non_null(strstr(err, "hand.pig"));
+    /* Weights bind by name: a file listing only the score judges by it. */
+    write_file(path, "[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1 3\n");
+    assert_int_equal(evaluator_load(&e, path, err, sizeof err), 0);
+    assert_int_equal(evaluator_bind(&e, r, err, sizeof err), 0);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    double lead[CARC_MAX_PLAYERS];
+    evaluator_leads(&e, g, lead);
+    assert_true(lead[0] == 0 && lead[1] == 0);
+    carc_game_free(g);
+    carc_rules_free(r);
+    unlink(path);
+}
+
+static void train_small(int jobs, uint64_t seed, evaluator *out)
+{
+    train_config cfg = {0};
+    cfg.variant = "base";
+    cfg.players = 2;
+    cfg.games = 24;
+    cfg.generations = 2;
+    cfg.seed = seed;
+    cfg.jobs = jobs;
+    cfg.explore = 0.05;
+    char err[1024] = "";
+    if (train_run(&cfg, out, err, sizeof err) < 0) fail_msg("%s", err);
+}
+
+static void test_training_depends_only_on_its_seed(void **state)
+{
+    (void)state;
+    evaluator *a = malloc(sizeof *a), *b = malloc(sizeof *b), *c = malloc(sizeof *c);
+    train_small(1, 7, a);
+    train_small(3, 7, b);
+    train_small(1, 8, c);
+    assert_int_equal(a->nweights, b->nweights);
+    assert_true(a->nweights > 0);
+    assert_memory_equal(a->early, b->early, sizeof a->early);
+    assert_memory_equal(a->late, b->late, sizeof a->late);
+    assert_true(a->sigma == b->sigma);
+    assert_true(memcmp(a->early, c->early, sizeof a->early) != 0); /* another seed, other games */
+    /* What it learned survives a save and a load. */
+    char path[] = "/tmp/carc-weights-XXXXXX", err[1024];
+    int fd = mkstemp(path);
+    close(fd);
+    assert_int_equal(evaluator_save(a, path, err, sizeof err), 0);
+    assert_int_equal(evaluator_load(c, path, err, sizeof err), 0);
+    assert_int_equal(c->nweights, a->nweights);
+    for (int i = 0; i < a->nweights; i++) {
+        assert_string_equal(c->name[i], a->name[i]);
+        assert_true(fabs(c->early[i] - a->early[i]) < 1e-4 && fabs(c->late[i] - a->late[i]) < 1e-4);
+    }
+    unlink(path);
+    free(a), free(b), free(c);
+}
+
+/* Plays `decisions` decisions (0: the whole game) with agent `spec` in
+ * every seat; each answer must be one of the options. */
+static void play_with(const carc_rules *r, const char *variant, const char *spec, int decisions)
+{
+    char err[1024];
+    carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err);
+    assert_non_null(g);
+    agent *ag[2] = {agent_create(spec, 11, 0, err, sizeof err), agent_create(spec, 11, 1, err, sizeof err)};
+    assert_non_null(ag[0]);
+    for (int d = 0; decisions == 0 || d < decisions;) {
+        int st = carc_advance(g);
+        if (st == CARC_FINISHED) break;
+        if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            continue;
+        }
+        agent *a = ag[carc_decision_player(g)];
+        int k = a->choose(a, g);
+        if (k < 0) fail_msg("%s, %s: %s", variant, spec, a->error);
+        assert_true(k < carc_option_count(g));
+        assert_int_equal(carc_choose(g, k), 0);
+        d++;
+    }
+    assert_true(decisions > 0 || carc_is_finished(g));
+    agent_free(ag[0]);
+    agent_free(ag[1]);
+    carc_game_free(g);
+}
+
+static void test_shipped_weights_play_every_shipped_variant(void **state)
+{
+    (void)state;
+    DIR *d = opendir("variants");
+    assert_non_null(d);
+    int variants = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".ini") != 0) continue;
+        char name[256], err[2048], path[1024];
+        snprintf(name, sizeof name, "%.*s", (int)(l - 4), e->d_name);
+        carc_rules *r = carc_variant_load(name, NULL, 0, err, sizeof err);
+        if (!r) fail_msg("%s: %s", name, err);
+        evaluator ev;
+        evaluator_path_for(name, path, sizeof path);
+        if (access(path, R_OK) != 0 && strcmp(name, "base") != 0) { /* SHIPPED_ALL */
+            carc_rules_free(r);
+            continue;
+        }
+        if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
+        if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
+        assert_string_equal(ev.variant, name);
+        play_with(r, name, "mcts:8it:trained", 0);
+        play_with(r, name, "greedy:trained", 12);
+        printf("trained bots played %s\n", name);
+        carc_rules_free(r);
+        variants++;
+    }
+    closedir(d);
+    assert_true(variants >= 1);
+}
+
+/* A house variant has no shipped weights: the agent says so and how to
+ * train them, instead of playing with a judgement it does not have. */
+static void test_trained_without_weights_says_how_to_train(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("house/road-closer", NULL, 0, err, sizeof err);
+    assert_non_null(r);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    agent *a = agent_create("greedy:trained", 1, 0, err, sizeof err);
+    assert_non_null(a);
+    while (carc_advance(g) == CARC_NEED_DRAW) carc_draw(g, -1);
+    assert_int_equal(a->choose(a, g), -1);
+    assert_non_null(strstr(a->error, "carc train --variant"));
+    agent_free(a);
+    assert_null(agent_create("greedy:200ms", 1, 0, err, sizeof err)); /* greedy has no budget */
+    assert_null(agent_create("random:trained", 1, 0, err, sizeof err));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* The analysis prints every option with its estimate and the move the
+ * search plays, which is the move the same agent chooses. */
+static void test_analysis_lists_options_and_the_move(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text(ring_city, &r);
+    char err[1024], *buf = NULL;
+    size_t len = 0;
+    while (carc_advance(g) == CARC_NEED_DRAW) carc_draw(g, -1);
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(analysis_print(g, "mcts:200it", 3, 0, f, err, sizeof err), 0);
+    fclose(f);
+    agent *a = agent_create("mcts:200it", 3, carc_decision_player(g), err, sizeof err);
+    int k = a->choose(a, g);
+    char text[256], line[300];
+    carc_option_text(g, k, text, sizeof text);
+    snprintf(line, sizeof line, "mcts:200it would play: %s\n", text);
+    assert_non_null(strstr(buf, line));
+    for (int i = 0; i < carc_option_count(g); i++) {
+        carc_option_text(g, i, text, sizeof text);
+        assert_non_null(strstr(buf, text));
+    }
+    assert_int_equal(analysis_print(g, "greedy", 3, 0, stdout, err, sizeof err), -1);
+    free(buf);
+    agent_free(a);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_position_figures_of_a_held_city),
+        cmocka_unit_test(test_weights_file_errors_name_the_line),
+        cmocka_unit_test(test_training_depends_only_on_its_seed),
+        cmocka_unit_test(test_shipped_weights_play_every_shipped_variant),
+        cmocka_unit_test(test_trained_without_weights_says_how_to_train),
+        cmocka_unit_test(test_analysis_lists_options_and_the_move),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
