@@ -190,32 +190,114 @@ static double renders_per_second(void)
     return rates[2];
 }
 
+/* Plays one game between two agents of the given kind (greedy, mcts...). */
+static void play_agents(const carc_rules *r, const char *spec, uint64_t seed)
+{
+    char err[256];
+    carc_game *g = carc_game_new(r, 2, NULL, seed, err, sizeof err);
+    agent *a[2];
+    for (int s = 0; s < 2; s++) a[s] = g ? agent_create(spec, seed, s, err, sizeof err) : NULL;
+    if (!g || !a[0] || !a[1]) {
+        fprintf(stderr, "bench: %s\n", err);
+        exit(1);
+    }
+    for (;;) {
+        int st = carc_advance(g);
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else if (st == CARC_NEED_CHOICE) {
+            agent *who = a[carc_decision_player(g) % 2];
+            carc_choose(g, who->choose(who, g));
+        } else if (st == CARC_FINISHED) break;
+        else {
+            fprintf(stderr, "bench: %s\n", carc_game_error(g));
+            exit(1);
+        }
+    }
+    for (int s = 0; s < 2; s++) agent_free(a[s]);
+    carc_game_free(g);
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Greedy-vs-greedy games of B against A, alternating rounds of the same
+ * seeds (CPU time: the machine is shared): the median per-round ratio of
+ * games per CPU second, B/A. */
+static double greedy_ratio(const char *a, const char *b, int games, double *rate_a, double *rate_b)
+{
+    carc_rules *ra = load(a), *rb = load(b);
+    double ratio[5], rates_a[5], rates_b[5];
+    for (int k = 0; k < 5; k++) {
+        double t0 = cpu_now();
+        for (int i = 0; i < games; i++) play_agents(ra, "greedy", 1 + (uint64_t)(k * games + i));
+        double t1 = cpu_now();
+        for (int i = 0; i < games; i++) play_agents(rb, "greedy", 1 + (uint64_t)(k * games + i));
+        double t2 = cpu_now();
+        rates_a[k] = games / (t1 - t0);
+        rates_b[k] = games / (t2 - t1);
+        ratio[k] = rates_b[k] / rates_a[k];
+    }
+    carc_rules_free(ra);
+    carc_rules_free(rb);
+    *rate_a = median5(rates_a);
+    *rate_b = median5(rates_b);
+    return median5(ratio);
+}
+
+/* CPU seconds of greedy-vs-greedy games of a variant: the median of `games`
+ * seeds (one seed when games is 1). */
+static double greedy_game_seconds(const char *variant, int games)
+{
+    carc_rules *r = load(variant);
+    double secs[5];
+    for (int i = 0; i < games && i < 5; i++) {
+        double t0 = cpu_now();
+        play_agents(r, "greedy", 1 + (uint64_t)i);
+        secs[i] = cpu_now() - t0;
+    }
+    carc_rules_free(r);
+    if (games >= 5) return median5(secs);
+    return secs[0];
+}
+
+static bool variant_exists(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/variants/%s.ini", carc_data_dir(), name);
+    FILE *f = fopen(path, "r");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
-    printf("carc bench (one thread; median of 5 rounds)\n");
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each row as it is measured */
+    printf("carc bench (one thread; median of 5 rounds; \"of base\" is measured against base\n"
+           "in alternating rounds of the same seeds, so it holds on a busy machine)\n");
     if (!only || strcmp(only, "base") == 0)
-        printf("  base, 2 random players        %10.0f games/s\n", games_per_second("base", 2));
+        printf("  base, 2 random players          %10.0f games/s\n", games_per_second("base", 2));
     if (!only || strcmp(only, "dispatch") == 0) {
         /* The cost of dispatch: the same games with handlers that do nothing
          * on every event, in C and in Lua. */
         double c, lua;
         double rc = ratio_to("base", "tests/variants/noop-c.ini", &c);
         double rl = ratio_to("base", "tests/variants/noop-lua.ini", &lua);
-        printf("  base + no-op C plugin           %10.0f games/s  (%.3f of base)\n", c, rc);
-        printf("  base + no-op Lua script         %10.0f games/s  (%.3f of base; Lua/C %.3f)\n", lua, rl, rl / rc);
+        printf("  base + no-op C plugin           %10.0f games/s  %6.3f of base\n", c, rc);
+        printf("  base + no-op Lua script         %10.0f games/s  %6.3f of base  (Lua/C %.3f)\n", lua, rl, rl / rc);
     }
     if (!only || strcmp(only, "variants") == 0) {
         /* The shipped expansions, 2 random players. */
-        static const char *const variants[] = {"ark", "robbers", "princess-dragon", "fairy", "all-expansions",
+        static const char *const variants[] = {"robbers", "fairy", "princess-dragon", "ark", "all-expansions",
                                                "inns-cathedrals", "traders-builders"};
         for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/variants/%s.ini", carc_data_dir(), variants[i]);
-            FILE *f = fopen(path, "r");
-            if (!f) continue;
-            fclose(f);
-            printf("  %-31s %10.0f games/s\n", variants[i], games_per_second(variants[i], 2));
+            if (!variant_exists(variants[i])) continue;
+            double rate, r = ratio_to("base", variants[i], &rate);
+            printf("  %-31s %10.0f games/s  %6.3f of base\n", variants[i], rate, r);
         }
         /* The fairy's share of the time, estimated by the same seeds without
          * it: the games differ a little (no fairy moves), so it is a guide. */
@@ -223,11 +305,20 @@ int main(int argc, char **argv)
         double r = ratio_to("tests/variants/princess-dragon-no-fairy.ini", "princess-dragon", &without);
         printf("  share of princess-dragon's time in the Lua fairy: about %.0f%%\n", 100.0 * (1.0 - r));
     }
+    if (!only || strcmp(only, "greedy") == 0) {
+        /* The same rule in C and in Lua (the trace twins), greedy bots. */
+        double c, lua, r = greedy_ratio("tests/variants/trace-c.ini", "tests/variants/trace-lua.ini", 4, &c, &lua);
+        printf("  greedy, C twin (trace-c)        %10.1f games/CPU s\n", c);
+        printf("  greedy, Lua twin (trace-lua)    %10.1f games/CPU s  %6.3f of the C twin\n", lua, r);
+        printf("  greedy-vs-greedy base game      %10.3f CPU s (median of 5 seeds)\n", greedy_game_seconds("base", 5));
+        if (variant_exists("all-expansions"))
+            printf("  greedy-vs-greedy all-expansions %10.3f CPU s (seed 1)\n", greedy_game_seconds("all-expansions", 1));
+    }
     if (!only || strcmp(only, "placements") == 0)
-        printf("  legal-placement generations   %10.0f /s\n", placements_per_second());
+        printf("  legal-placement generations     %10.0f /s\n", placements_per_second());
     if (!only || strcmp(only, "render") == 0) {
         double rps = renders_per_second();
-        printf("  SVG renders, finished base game %8.0f /s  (%.2f ms each)\n", rps, 1000.0 / rps);
+        printf("  SVG renders, finished base game %10.0f /s  (%.2f ms each)\n", rps, 1000.0 / rps);
     }
     return 0;
 }

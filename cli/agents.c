@@ -72,10 +72,11 @@ static int settle(carc_game *g)
     return carc_advance(g);
 }
 
-static double option_value(const agent *a, carc_game *g, int opt, int me, int depth)
+static double option_value(const agent *a, carc_game *g, int opt, int me, int depth);
+
+/* The value of option opt for me, played on c itself, which it frees. */
+static double value_in_place(const agent *a, carc_game *c, int opt, int me, int depth)
 {
-    carc_game *c = carc_game_clone(g);
-    if (!c) return -1e9;
     double v;
     if (carc_choose(c, opt) < 0) {
         carc_game_free(c);
@@ -84,18 +85,26 @@ static double option_value(const agent *a, carc_game *g, int opt, int me, int de
     int st = settle(c);
     if (st == CARC_NEED_CHOICE && depth > 0 && carc_decision_player(c) == me) {
         /* The same player decides again this turn (deploy after place): take
-         * the best continuation. */
+         * the best continuation. The last one is played on c itself, which
+         * is not needed after it: one clone fewer per position. */
         v = -1e9;
         int n = carc_option_count(c);
+        if (n <= 0) carc_game_free(c);
         for (int i = 0; i < n; i++) {
-            double w = option_value(a, c, i, me, depth - 1);
+            double w = i < n - 1 ? option_value(a, c, i, me, depth - 1) : value_in_place(a, c, i, me, depth - 1);
             if (w > v) v = w;
         }
-    } else {
-        v = agent_judge(a, c, me);
+        return v;
     }
+    v = agent_judge(a, c, me);
     carc_game_free(c);
     return v;
+}
+
+static double option_value(const agent *a, carc_game *g, int opt, int me, int depth)
+{
+    carc_game *c = carc_game_clone(g);
+    return c ? value_in_place(a, c, opt, me, depth) : -1e9;
 }
 
 static int choose_greedy(agent *a, carc_game *g)
@@ -156,7 +165,7 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
         if (v > 0) return true;
     }
     snprintf(err, errn, "agent %s: '%s' is not %s", a->spec, s,
-             search ? "a budget (200ms, 2s, 5000it; at most 100000it or 60s), 'trained' or 'eval=FILE'"
+             search ? "a budget (200ms, 2s, 5000it; at most 100000 iterations or 60 s a move), 'trained' or 'eval=FILE'"
                     : "'trained' or 'eval=FILE'");
     return false;
 }

@@ -16,6 +16,12 @@ static void charge(lua_State *L, double work)
 
 static int call_original(lua_State *L)
 {
+    /* A library function without upvalues (all of string's, table's, utf8's)
+     * runs on this frame: the same arguments and results without a second
+     * call through the VM (a third of a short string.byte's cost). */
+    lua_CFunction f = lua_tocfunction(L, lua_upvalueindex(1));
+    if (f && !lua_getupvalue(L, lua_upvalueindex(1), 1)) return f(L);
+    if (f) lua_pop(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);

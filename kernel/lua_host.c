@@ -59,6 +59,15 @@ typedef struct lua_host {
     double turn_seconds;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
+    /* The field names, interned once (registry references): a field is set
+     * by an array read instead of hashing its name again. */
+    int key_ref[24];
+    int type_ref[CARC_EV_COUNT]; /* the event names */
+    /* Tables lent to the script for one call and refilled for the next: the
+     * event, its award and option, the option of format and apply. One set
+     * per nesting depth (a handler can raise an event of its own script). */
+    int depth;              /* calls into the script running now */
+    struct { int ev, award, option; } lent[LUA_HOST_LENT_DEPTH];
 } lua_host;
 
 /* A handler or phase: which function of which script. */
@@ -76,8 +85,12 @@ typedef struct lua_fn {
 enum { KEYS(KEY_ENUM) NKEYS };
 static const char *const key_names[NKEYS] = {KEYS(KEY_NAME)};
 
-/* Lua's string cache finds these names by address: no lookup table needed. */
-static void push_key(lua_State *L, int k) { lua_pushstring(L, key_names[k]); }
+_Static_assert(NKEYS <= 24, "lua_host.key_ref holds every key");
+
+static lua_host *host_of(lua_State *L);
+
+/* The interned name: one read of the registry's array part. */
+static void push_key(lua_State *L, int k) { lua_rawgeti(L, LUA_REGISTRYINDEX, host_of(L)->key_ref[k]); }
 
 /* t[k] = v for the table on the stack top. */
 static void set_int(lua_State *L, int k, lua_Integer v)
@@ -366,7 +379,9 @@ static int protected_call(lua_host *h, host_call *c)
     carc_ctx *prev = h->cur;
     h->cur = ctx;
     if (!prev) begin_call(h, ctx); /* a nested call (a handler raised by this script's own call) shares the budget */
+    int depth = h->depth++;
     int rc = lua_pcall(L, 1, 0, base + 1);
+    h->depth = depth;
     h->cur = prev;
     const char *over = !prev && rc == LUA_OK ? end_call(h, ctx) : NULL;
     if (rc != LUA_OK || over) {
@@ -421,9 +436,29 @@ static int checked(lua_State *L, carc_ctx *ctx, int rc)
 
 /* ---- options as tables: {code=, tile=, seg=, a=, b=, c=} ------------------------------------ */
 
-static void push_option(lua_State *L, const carc_option *o)
+/* Pushes the table lent at *ref (made on first use, then kept in the
+ * registry), or a fresh one past the reuse depth (ref NULL). Setting fields
+ * of a table that has them already allocates nothing. */
+static void push_lent(lua_State *L, int *ref, int fields)
 {
-    lua_createtable(L, 0, 6);
+    if (ref && *ref != LUA_NOREF && *ref != LUA_REFNIL) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, *ref);
+        if (lua_istable(L, -1)) return;
+        lua_pop(L, 1);
+    }
+    lua_createtable(L, 0, fields);
+    if (ref) {
+        lua_pushvalue(L, -1);
+        *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+}
+
+/* The lent tables of the call running now, NULL past the reuse depth. */
+#define LENT(h, field) ((h)->depth >= 1 && (h)->depth <= LUA_HOST_LENT_DEPTH ? &(h)->lent[(h)->depth - 1].field : NULL)
+
+/* Fills the option table on the stack top. */
+static void fill_option(lua_State *L, const carc_option *o)
+{
     set_int(L, K_code, o->code);
     set_int(L, K_tile, o->tile);
     set_int(L, K_seg, o->seg);
@@ -432,6 +467,20 @@ static void push_option(lua_State *L, const carc_option *o)
     set_int(L, K_c, o->arg[2]);
     lua_pushboolean(L, o->owner == 0);
     set_top(L, K_kernel);
+}
+
+/* A fresh option table: the script may keep it (offered_at). */
+static void push_option(lua_State *L, const carc_option *o)
+{
+    lua_createtable(L, 0, 7);
+    fill_option(L, o);
+}
+
+/* The option table lent for this call (format, apply, ev.option). */
+static void lend_option(lua_State *L, const carc_option *o)
+{
+    push_lent(L, LENT(host_of(L), option), 8);
+    fill_option(L, o);
 }
 
 /* t[key] as an int, def when absent; raw read: a value carc reads back does
@@ -464,9 +513,8 @@ static carc_option read_option(lua_State *L, int idx)
     return o;
 }
 
-static void push_award(lua_State *L, const carc_award *a)
+static void fill_award(lua_State *L, const carc_award *a)
 {
-    lua_createtable(L, 0, 6);
     set_int(L, K_player, a->player);
     set_int(L, K_points, a->points);
     set_int(L, K_reason, a->reason);
@@ -475,14 +523,25 @@ static void push_award(lua_State *L, const carc_award *a)
     set_int(L, K_flags, a->flags);
 }
 
+static void push_award(lua_State *L, const carc_award *a)
+{
+    lua_createtable(L, 0, 6);
+    fill_award(L, a);
+}
+
 /* ---- the trampolines: kernel -> script -------------------------------------------------- */
 
 static int handler_body(lua_State *L, host_call *c)
 {
     carc_event *ev = c->ev;
-    lua_createtable(L, 0, 10);
-    lua_pushstring(L, carc_event_name(ev->type));
-    set_top(L, K_type);
+    lua_host *h = host_of(L);
+    /* The event, its award and option: tables lent for this call, refilled
+     * for the next (no table built per event; docs/lua-guide.md). */
+    push_lent(L, LENT(h, ev), 10);
+    push_key(L, K_type);
+    if (ev->type >= 0 && ev->type < CARC_EV_COUNT) lua_rawgeti(L, LUA_REGISTRYINDEX, h->type_ref[ev->type]);
+    else lua_pushstring(L, carc_event_name(ev->type));
+    lua_rawset(L, -3);
     set_int(L, K_player, ev->player);
     set_int(L, K_tile, ev->tile);
     set_int(L, K_feature, ev->feature);
@@ -490,15 +549,20 @@ static int handler_body(lua_State *L, host_call *c)
     set_int(L, K_value, ev->value);
     set_int(L, K_flags, ev->flags);
     if (ev->award) {
-        push_award(L, ev->award);
-        set_top(L, K_award);
+        push_lent(L, LENT(h, award), 6);
+        fill_award(L, ev->award);
+    } else {
+        lua_pushnil(L);
     }
+    set_top(L, K_award);
     if (ev->option) {
-        push_option(L, ev->option);
+        lend_option(L, ev->option);
         lua_pushboolean(L, ev->option->owner == c->ctx->owner);
         set_top(L, K_mine);
-        set_top(L, K_option);
+    } else {
+        lua_pushnil(L);
     }
+    set_top(L, K_option);
     lua_pushvalue(L, -1); /* keep the event to read back what the handler changed */
     lua_insert(L, 1);
     lua_call(L, 1, 0);
@@ -546,7 +610,7 @@ static int lua_phase(carc_ctx *ctx, int step)
 
 static int format_body(lua_State *L, host_call *c)
 {
-    push_option(L, c->opt);
+    lend_option(L, c->opt);
     lua_call(L, 1, 1);
     size_t len;
     const char *s = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TNUMBER ? lua_tolstring(L, -1, &len) : NULL;
@@ -568,7 +632,7 @@ static int lua_format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n
 
 static int apply_body(lua_State *L, host_call *c)
 {
-    push_option(L, c->opt);
+    lend_option(L, c->opt);
     lua_pushinteger(L, c->arg);
     lua_call(L, 2, 0);
     return 0;
@@ -1007,6 +1071,95 @@ static int l_figure(lua_State *L)
     return 1;
 }
 
+/* carc.figure_fields(id) -> kind, owner, where, tile, seg, space: what
+ * carc.figure(id) holds, as values (no table); nothing for no figure. */
+static int push_figure_fields(lua_State *L, const carc_figure_info *fi)
+{
+    lua_pushinteger(L, fi->kind);
+    lua_pushinteger(L, fi->owner);
+    lua_pushinteger(L, fi->where);
+    lua_pushinteger(L, fi->tile);
+    lua_pushinteger(L, fi->seg);
+    lua_pushinteger(L, fi->space);
+    return 6;
+}
+
+static int where_of(lua_State *L, int idx);
+
+static int l_figure_fields(lua_State *L)
+{
+    CTX(L);
+    carc_figure_info fi;
+    if (API->figure(ctx, (int)luaL_checkinteger(L, 1), &fi) <= 0) return 0;
+    return push_figure_fields(L, &fi);
+}
+
+/* The iterator of carc.each_figure: the filter is the loop's invariant
+ * state, an integer (owner + 2) * 8 + where, 0 parts matching anything. */
+#define EACH_ANY_OWNER (-2)
+static int each_figure_next(lua_State *L)
+{
+    CTX(L);
+    lua_Integer filter = luaL_checkinteger(L, 1);
+    int where = (int)(filter % 8), owner = filter / 8 == 0 ? EACH_ANY_OWNER : (int)(filter / 8) - 2;
+    int n = API->figures(ctx), start = (int)luaL_checkinteger(L, 2) + 1;
+    for (int id = start < 0 ? 0 : start; id < n; id++) {
+        carc_figure_info fi;
+        int w = API->figure(ctx, id, &fi);
+        if (w <= 0 || (where && w != where) || (owner != EACH_ANY_OWNER && fi.owner != owner)) continue;
+        charge(L, (id - start) / 8.0); /* the figures skipped: work no instruction counts */
+        lua_pushinteger(L, id);
+        return 1 + push_figure_fields(L, &fi);
+    }
+    charge(L, (n - start) / 8.0);
+    return 0;
+}
+
+/* for id, kind, owner, where, tile, seg, space in carc.each_figure([owner [, where]]):
+ * the figures on the board (where != AT_NONE), of one owner (-1: neutral)
+ * and one place kind if given, in id order. Builds nothing. */
+static int l_each_figure(lua_State *L)
+{
+    lua_Integer owner = luaL_optinteger(L, 1, EACH_ANY_OWNER);
+    luaL_argcheck(L, owner >= -1 || owner == EACH_ANY_OWNER, 1, "owner is a player, -1 (neutral) or nil (anyone)");
+    luaL_argcheck(L, owner < 1000000, 1, "no such player");
+    int where = lua_isnoneornil(L, 2) ? 0 : where_of(L, 2);
+    lua_pushcfunction(L, each_figure_next);
+    lua_pushinteger(L, owner == EACH_ANY_OWNER ? where : (owner + 2) * 8 + where);
+    lua_pushinteger(L, -1);
+    return 3;
+}
+
+/* The iterator of carc.each_figure_on: the tile is the invariant state. */
+static int each_figure_on_next(lua_State *L)
+{
+    CTX(L);
+    int tile = (int)luaL_checkinteger(L, 1);
+    int n = API->figures(ctx), start = (int)luaL_checkinteger(L, 2) + 1;
+    for (int id = start < 0 ? 0 : start; id < n; id++) {
+        carc_figure_info fi;
+        int w = API->figure(ctx, id, &fi);
+        if ((w != CARC_AT_SEGMENT && w != CARC_AT_TILE) || fi.tile != tile) continue;
+        charge(L, (id - start) / 8.0);
+        lua_pushinteger(L, id);
+        return 1 + push_figure_fields(L, &fi);
+    }
+    charge(L, (n - start) / 8.0);
+    return 0;
+}
+
+/* for id, kind, owner, where, tile, seg, space in carc.each_figure_on(tile):
+ * the figures standing on the tile (on its segments or on the tile itself),
+ * in id order. Builds nothing. */
+static int l_each_figure_on(lua_State *L)
+{
+    luaL_checkinteger(L, 1);
+    lua_pushcfunction(L, each_figure_on_next);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, -1);
+    return 3;
+}
+
 /* A place kind: "segment", "tile", "track", or carc.AT_SEGMENT, AT_TILE,
  * AT_TRACK (the numbers carc.figure() returns in `where`). */
 static int where_of(lua_State *L, int idx)
@@ -1051,10 +1204,23 @@ static int l_figure_remove(lua_State *L)
     return 0;
 }
 
+/* carc.offer({code=, tile=, seg=, a=, b=, c=}) or, building nothing,
+ * carc.offer(code, tile, seg, a, b, c) (absent: tile and seg -1, the rest 0). */
 static int l_offer(lua_State *L)
 {
     CTX(L);
-    carc_option o = read_option(L, 1);
+    carc_option o;
+    if (lua_type(L, 1) == LUA_TNUMBER) {
+        memset(&o, 0, sizeof o);
+        lua_Integer code = luaL_checkinteger(L, 1);
+        luaL_argcheck(L, code >= 0 && code <= UINT16_MAX, 1, "option code out of range");
+        o.code = (uint16_t)code;
+        o.tile = (int)luaL_optinteger(L, 2, -1);
+        o.seg = (int)luaL_optinteger(L, 3, -1);
+        for (int i = 0; i < 3; i++) o.arg[i] = (int)luaL_optinteger(L, 4 + i, 0);
+    } else {
+        o = read_option(L, 1);
+    }
     checked(L, ctx, API->offer(ctx, &o));
     return 0;
 }
@@ -1335,6 +1501,11 @@ static const luaL_Reg carc_funcs[] = {
     {"set_majority_strength", l_set_majority_strength}, {"extra_turn", l_extra_turn},
     {"in_extra_turn", l_in_extra_turn}, {"feature_borders", l_feature_borders}, {NULL, NULL}};
 
+/* Queries that build no table (docs/lua-guide.md, "Writing fast scripts"). */
+static const luaL_Reg carc_fast_funcs[] = {
+    {"figure_fields", l_figure_fields}, {"each_figure", l_each_figure},
+    {"each_figure_on", l_each_figure_on}, {NULL, NULL}};
+
 /* ---- the sandbox ------------------------------------------------------------------------------ */
 
 /* Copies the named fields of a library into a fresh table in env. */
@@ -1422,6 +1593,7 @@ static void build_env(lua_State *L)
     lua_setfield(L, env, "_G");
     /* carc, and carc.state */
     luaL_newlib(L, carc_funcs);
+    luaL_setfuncs(L, carc_fast_funcs, 0);
     static const struct { const char *name; int value; } constants[] = {
         {"AT_NONE", CARC_AT_NONE}, {"AT_SEGMENT", CARC_AT_SEGMENT}, {"AT_TILE", CARC_AT_TILE},
         {"AT_TRACK", CARC_AT_TRACK}, {"AWARD_UNROBBABLE", CARC_AWARD_UNROBBABLE},
@@ -1572,6 +1744,15 @@ static int setup(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_pop(L, 2);
     lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
+    lua_host *h = host_of(L);
+    for (int k = 0; k < NKEYS; k++) {
+        lua_pushstring(L, key_names[k]);
+        h->key_ref[k] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    for (int t = 0; t < CARC_EV_COUNT; t++) {
+        lua_pushstring(L, carc_event_name(t));
+        h->type_ref[t] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return 0;
 }
 
@@ -1585,6 +1766,7 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
     h->mem_limit = LUA_HOST_MEMORY;
     h->ps = ps;
     h->format_ref = h->apply_ref = h->init_ref = LUA_NOREF;
+    for (int d = 0; d < LUA_HOST_LENT_DEPTH; d++) h->lent[d].ev = h->lent[d].award = h->lent[d].option = LUA_NOREF;
     h->L = lua_newstate(limited_alloc, h);
     if (!h->L) {
         free(h);

@@ -22,6 +22,7 @@
 #define LUA_HOST_PRINT_GAME 1048576  /* bytes print may write per game */
 #define LUA_HOST_SCRIPT_BYTES 4194304 /* size of a script file */
 #define LUA_STATE_ENTRIES 64         /* carc.state entries per script */
+#define LUA_HOST_LENT_DEPTH 8        /* nesting depth up to which event tables are reused */
 
 struct carc_rules;
 struct plugin_slot;

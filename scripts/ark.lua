@@ -54,9 +54,9 @@ end
 local function ark_tile()
   local id = carc.state.fig
   if id == nil then return nil end
-  local f = carc.figure(id)
-  if f == nil or f.kind ~= ARK or f.where ~= AT_TILE then carc.fail("the Ark's figure is missing") end
-  return f.tile
+  local kind, _, where, tile = carc.figure_fields(id)
+  if kind ~= ARK or where ~= AT_TILE then carc.fail("the Ark's figure is missing") end
+  return tile
 end
 
 carc.game_init(function()
@@ -115,23 +115,23 @@ end)
 -- ARK-18: every path of 1 to max-steps steps over placed tiles that never
 -- enters a visited tile (the start included), in depth-first order N E S W.
 -- Positions are keyed x * 4096 + y (coordinates stay far below 2048).
-local function walk(x, y, depth, code, max, visited, placed, opt)
+local offer, tile_at = carc.offer, carc.tile_at
+local function walk(x, y, depth, code, max, visited, placed)
   for d = 0, 3 do
     local nx, ny = x + DX[d], y + DY[d]
     local k = nx * 4096 + ny
     if not visited[k] then
       local p = placed[k]
       if p == nil then
-        p = carc.tile_at(nx, ny) >= 0
+        p = tile_at(nx, ny) >= 0
         placed[k] = p
       end
       if p then
         local c = code | (d << (2 * depth))
-        opt.a, opt.b = c, depth + 1
-        carc.offer(opt)
+        offer(OPT_MOVE, -1, -1, c, depth + 1) -- as arguments: no table to read back
         if depth + 1 < max then
           visited[k] = true
-          walk(nx, ny, depth + 1, c, max, visited, placed, opt)
+          walk(nx, ny, depth + 1, c, max, visited, placed)
           visited[k] = nil
         end
       end
@@ -144,7 +144,7 @@ carc.on("action-offer", function(ev)
   if start == nil then return end
   if carc.option("needs-temple") == 1 and not carc.state.temple then return end
   local x0, y0 = carc.tile_pos(start)
-  walk(x0, y0, 0, 0, carc.option("max-steps"), { [x0 * 4096 + y0] = true }, {}, { code = OPT_MOVE })
+  walk(x0, y0, 0, 0, carc.option("max-steps"), { [x0 * 4096 + y0] = true }, {})
 end)
 
 carc.format(function(o)
@@ -157,20 +157,22 @@ carc.format(function(o)
   return "ark?"
 end)
 
+local each_figure_on, award = carc.each_figure_on, carc.award
+
+-- Whether figure kind k is a follower (kinds belong to the rules: the same
+-- in every game, so the answer is kept).
+local follower_kind = {}
+local function is_follower(k)
+  local v = follower_kind[k]
+  if v == nil then
+    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
+    follower_kind[k] = v
+  end
+  return v
+end
 local function move(o, player)
   local start = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
-  -- who stands where: tile -> owners of the followers on its segments (any
-  -- follower kind; each figure one point whatever its strength)
-  local on = {}
-  for f = 0, carc.figures() - 1 do
-    local fi = carc.figure(f)
-    if fi and fi.where == AT_SEGMENT and (carc.figure_kind_flags(fi.kind) & carc.FIGURE_FOLLOWER) ~= 0 then
-      local l = on[fi.tile]
-      if l == nil then l = {}; on[fi.tile] = l end
-      l[#l + 1] = fi.owner
-    end
-  end
   local bonus = carc.option("temple-bonus")
   local x, y = carc.tile_pos(start)
   local t = start
@@ -180,7 +182,12 @@ local function move(o, player)
     x, y = x + DX[d], y + DY[d]
     t = carc.tile_at(x, y)
     if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
-    for _, owner in ipairs(on[t] or {}) do carc.award(owner, 1, REASON) end
+    -- the followers on the tile's segments (any follower kind; each figure
+    -- one point whatever its strength), in id order (greedy bots try every
+    -- move: nothing is built here)
+    for _, kind, owner, where in each_figure_on(t) do
+      if where == AT_SEGMENT and is_follower(kind) then award(owner, 1, REASON) end
+    end
     if bonus > 0 and has_temple(t) then
       carc.award(player, bonus, REASON)
       bonus = 0

@@ -49,15 +49,19 @@ end
 local function fairy_tile()
   local id = carc.state.fig
   if id == nil then return nil end
-  local f = carc.figure(id)
-  if f and f.where == AT_TILE and f.kind == FAIRY then return f.tile end
+  local kind, _, where, tile = carc.figure_fields(id)
+  if where == AT_TILE and kind == FAIRY then return tile end
   return nil
 end
 
-local figure, figures, offer = carc.figure, carc.figures, carc.offer
+-- Hot paths build no tables: figures come from carc.each_figure as values,
+-- options go to carc.offer as arguments (docs/lua-guide.md, "Writing fast
+-- scripts").
+local each_figure, offer, feature = carc.each_figure, carc.offer, carc.feature
 
 -- Whether figure kind k is a follower (any follower kind: the Prophet, a
--- large follower, ...), by the kind's flags.
+-- large follower, ...), by the kind's flags. Kinds belong to the rules, the
+-- same in every game: the answer is kept.
 local follower_kind = {}
 local function is_follower(k)
   local v = follower_kind[k]
@@ -68,40 +72,21 @@ local function is_follower(k)
   return v
 end
 
--- The figure with id if it is a follower standing on a segment, else nil.
-local function follower(id)
-  local f = figure(id)
-  if f and f.where == AT_SEGMENT and is_follower(f.kind) then return f end
-  return nil
-end
-
--- Calls fn(id, figure) for every follower standing on a segment.
-local function each_follower(fn)
-  for id = 0, figures() - 1 do
-    local f = follower(id)
-    if f then fn(id, f) end
-  end
-end
-
 -- FAIRY-2, FAIRY-7: the moves on offer in the action decision.
 carc.on("action-offer", function(ev)
   local player = ev.player
   if on_tile_mode() then
     local here, seen = fairy_tile(), {}
-    for id = 0, figures() - 1 do
-      local f = follower(id)
-      if f and f.owner == player and f.tile ~= here and not seen[f.tile] then
-        seen[f.tile] = true
-        offer({code = ON_TILE, tile = f.tile, seg = -1})
+    for _, kind, _, _, tile in each_figure(player, AT_SEGMENT) do
+      if tile ~= here and not seen[tile] and is_follower(kind) then
+        seen[tile] = true
+        offer(ON_TILE, tile, -1)
       end
     end
   else
     local guard = carc.state.guard
-    for id = 0, figures() - 1 do
-      local f = follower(id)
-      if f and f.owner == player and id ~= guard then
-        offer({code = NEXT_TO, tile = f.tile, seg = f.seg, a = id})
-      end
+    for id, kind, _, _, tile, seg in each_figure(player, AT_SEGMENT) do
+      if id ~= guard and is_follower(kind) then offer(NEXT_TO, tile, seg, id) end
     end
   end
 end)
@@ -115,8 +100,8 @@ end)
 carc.apply(function(opt, player)
   local guard = nil
   if opt.code == NEXT_TO then
-    local f = follower(opt.a)
-    if not (f and f.tile == opt.tile and f.seg == opt.seg and f.owner == player) then
+    local kind, owner, where, tile, seg = carc.figure_fields(opt.a)
+    if not (where == AT_SEGMENT and is_follower(kind) and tile == opt.tile and seg == opt.seg and owner == player) then
       error("fairy: the follower is not there")
     end
     guard = opt.a
@@ -143,13 +128,12 @@ carc.on("turn-start", function(ev)
   if on_tile_mode() then
     local here = fairy_tile()
     if here == nil then return end
-    each_follower(function(_, f)
-      if f.owner == ev.player and f.tile == here then points = points + bonus end
-    end)
+    for _, kind, _, _, tile in each_figure(ev.player, AT_SEGMENT) do
+      if tile == here and is_follower(kind) then points = points + bonus end
+    end
   else
     local guard = carc.state.guard
-    local f = guard and carc.figure(guard)
-    if f and f.owner == ev.player then points = bonus end
+    if guard and select(2, carc.figure_fields(guard)) == ev.player then points = bonus end
   end
   if points > 0 then
     carc.step_begin()
@@ -168,16 +152,17 @@ carc.on("feature-scored", function(ev)
   if on_tile_mode() then
     local here = fairy_tile()
     if here == nil then return end
-    each_follower(function(_, f)
-      if f.tile == here and carc.feature(f.tile, f.seg) == ev.feature then
-        carc.batch_add(f.owner, bonus, REASON, ev.feature, flags)
+    for _, kind, owner, _, tile, seg in each_figure(nil, AT_SEGMENT) do
+      if tile == here and is_follower(kind) and feature(tile, seg) == ev.feature then
+        carc.batch_add(owner, bonus, REASON, ev.feature, flags)
       end
-    end)
+    end
   else
     local guard = carc.state.guard
-    local f = guard and carc.figure(guard)
-    if f and f.where == AT_SEGMENT and carc.feature(f.tile, f.seg) == ev.feature then
-      carc.batch_add(f.owner, bonus, REASON, ev.feature, flags)
+    if guard == nil then return end
+    local _, owner, where, tile, seg = carc.figure_fields(guard)
+    if where == AT_SEGMENT and feature(tile, seg) == ev.feature then
+      carc.batch_add(owner, bonus, REASON, ev.feature, flags)
     end
   end
 end)

@@ -67,8 +67,10 @@ end
 local function robber_of(p, mask)
   if ((mask or S.t or 0) >> p) & 1 == 0 then return nil end
   local f = S[KR[p]]
-  local fi = f and carc.figure(f)
-  if fi and fi.kind == ROBBER and fi.owner == p and fi.where == AT_TRACK then return f, fi.space end
+  if f then
+    local kind, owner, where, _, _, space = carc.figure_fields(f) -- as values: no table
+    if kind == ROBBER and owner == p and where == AT_TRACK then return f, space end
+  end
   off_track(p) -- taken off the track by someone else
   return nil
 end

@@ -1,0 +1,117 @@
+-- fast-queries.lua: checks, every turn of a game, that the queries which
+-- build nothing (carc.figure_fields, carc.each_figure, carc.each_figure_on,
+-- carc.offer with arguments) say what the table forms say, and that the
+-- event tables carc lends (and refills) keep a nested call's table apart.
+-- Any mismatch stops the game with an error naming it.
+local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
+local OPT = 7
+local S = carc.state
+
+local function check(cond, what)
+  if not cond then error("mismatch: " .. what, 2) end
+end
+
+-- Every figure through carc.figure, as the reference.
+local function reference(filter)
+  local out = {}
+  for id = 0, carc.figures() - 1 do
+    local f = carc.figure(id)
+    if f and filter(f) then out[#out + 1] = { id, f.kind, f.owner, f.where, f.tile, f.seg, f.space } end
+  end
+  return out
+end
+
+local function same(list, iter, a, b, what)
+  local i = 0
+  for id, kind, owner, where, tile, seg, space in iter(a, b) do
+    i = i + 1
+    local r = list[i]
+    check(r ~= nil, what .. ": an extra figure " .. id)
+    check(r[1] == id and r[2] == kind and r[3] == owner and r[4] == where and r[5] == tile and r[6] == seg
+      and r[7] == space, what .. ": figure " .. id)
+  end
+  check(i == #list, what .. ": " .. i .. " figures instead of " .. #list)
+  S.checks = (S.checks or 0) + 1
+end
+
+carc.on("turn-start", function(ev)
+  local player, kind = ev.player, ev.type
+  -- figure_fields against figure
+  for id = -1, carc.figures() do
+    local f = carc.figure(id)
+    local k, o, w, t, s, sp = carc.figure_fields(id)
+    if f then
+      check(k == f.kind and o == f.owner and w == f.where and t == f.tile and s == f.seg and sp == f.space,
+        "figure_fields " .. id)
+    else
+      check(k == nil, "figure_fields of no figure " .. id)
+    end
+  end
+  same(reference(function() return true end), carc.each_figure, nil, nil, "each_figure()")
+  for p = -1, carc.players() - 1 do
+    same(reference(function(f) return f.owner == p end), carc.each_figure, p, nil, "each_figure(" .. p .. ")")
+    same(reference(function(f) return f.owner == p and f.where == AT_SEGMENT end), carc.each_figure, p, AT_SEGMENT,
+      "each_figure(" .. p .. ", AT_SEGMENT)")
+  end
+  same(reference(function(f) return f.where == AT_TILE end), carc.each_figure, nil, "tile", "each_figure(nil, 'tile')")
+  for t = 0, carc.tiles() - 1 do
+    same(reference(function(f) return f.tile == t and (f.where == AT_SEGMENT or f.where == AT_TILE) end),
+      carc.each_figure_on, t, nil, "each_figure_on(" .. t .. ")")
+  end
+  -- A nested call (the score events of this award reach this script's own
+  -- handlers) gets its own table: this one is unchanged after it.
+  carc.step_begin()
+  carc.award(player, 0, carc.reason("fast-queries"))
+  carc.step_end()
+  check(ev.type == kind and ev.player == player, "the event table after a nested call")
+  ev.tile = "scribbled" -- must not reach the next event
+  ev.extra = true
+end)
+
+carc.define_reason("fast-queries")
+carc.on("score-before", function(ev)
+  check(ev.type == "score-before" and ev.award ~= nil, "score-before's table")
+  S.nested = (S.nested or 0) + 1
+end)
+
+carc.on("tile-placed", function(ev)
+  check(ev.type == "tile-placed" and ev.tile == carc.placed_tile(), "tile-placed's fields")
+  check(ev.award == nil and ev.option == nil, "tile-placed has no award or option")
+end)
+
+-- Offers in both forms; action-filter checks each pair matches.
+carc.on("action-offer", function(ev)
+  local t = carc.placed_tile()
+  carc.offer({ code = OPT, tile = t, seg = -1, a = 1, b = 2, c = 3 })
+  carc.offer(OPT, t, -1, 1, 2, 3)
+  carc.offer({ code = OPT + 1 })
+  carc.offer(OPT + 1)
+end)
+
+carc.on("action-filter", function(ev)
+  local mine, at = {}, {}
+  for i = 0, carc.offered() - 1 do
+    local o = carc.offered_at(i)
+    if o.code == OPT or o.code == OPT + 1 then mine[#mine + 1], at[#at + 1] = o, i end
+  end
+  check(#mine == 4, #mine .. " options of the script instead of 4")
+  for i = 1, 3, 2 do
+    local x, y = mine[i], mine[i + 1]
+    check(x.code == y.code and x.tile == y.tile and x.seg == y.seg and x.a == y.a and x.b == y.b and x.c == y.c,
+      "offer as arguments " .. i)
+  end
+  check(mine[3].tile == -1 and mine[3].seg == -1 and mine[3].a == 0, "the defaults of an offer")
+  -- each pair differs only in form: one of each is enough
+  carc.veto(at[2])
+  carc.veto(at[4])
+end)
+
+carc.format(function(o) return o.code == OPT and "fast-a" or "fast-b" end)
+carc.apply(function(o, player)
+  check(o.code == OPT or o.code == OPT + 1, "apply's option")
+end)
+
+-- The checks ran, and nested calls happened.
+carc.on("game-end", function(ev)
+  check((S.checks or 0) > 0 and (S.nested or 0) > 0, "no check ran")
+end)

@@ -1,0 +1,106 @@
+/* test_script_queries.c - the Lua queries that build nothing
+ * (carc.figure_fields, carc.each_figure, carc.each_figure_on, carc.offer with
+ * arguments) agree with their table forms on every turn of real games, and
+ * the event tables carc lends a script and refills keep a nested call's
+ * table apart and carry nothing a handler wrote into the next event
+ * (tests/scripts/fast-queries.lua checks each of these and stops the game on
+ * a mismatch). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "helpers.h"
+#include "rng.h"
+
+#define VARIANT "/tmp/carc-fast-queries.ini"
+
+static carc_rules *load(const char *variant_text)
+{
+    FILE *f = fopen(VARIANT, "w");
+    assert_non_null(f);
+    fputs(variant_text, f);
+    fclose(f);
+    char err[4096];
+    carc_rules *r = carc_variant_load(VARIANT, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    return r;
+}
+
+/* Plays random games to the end; each must finish (a mismatch fails it). */
+static void play_games(carc_rules *r, int games)
+{
+    for (int seed = 1; seed <= games; seed++) {
+        char err[256];
+        carc_game *g = carc_game_new(r, 2 + seed % 3, NULL, (uint64_t)seed, err, sizeof err);
+        assert_non_null(g);
+        carc_rng rng;
+        carc_rng_seed(&rng, (uint64_t)seed, 3);
+        int st;
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
+        }
+        if (st != CARC_FINISHED) fail_msg("seed %d: %s", seed, carc_game_error(g));
+        carc_game_free(g);
+    }
+}
+
+/* With the base game's followers only. */
+static void test_queries_in_base_games(void **state)
+{
+    (void)state;
+    char v[2048];
+    snprintf(v, sizeof v, "[variant]\nname = fast-queries\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/fast-queries.lua\n",
+             carc_data_dir());
+    carc_rules *r = load(v);
+    play_games(r, 12);
+    carc_rules_free(r);
+}
+
+/* With neutral figures on tiles and segments too (the fairy, the dragon,
+ * the Ark): the owner and place filters meet -1 owners and tile figures. */
+static void test_queries_with_neutral_figures(void **state)
+{
+    (void)state;
+    char v[2048];
+    snprintf(v, sizeof v, "[variant]\ninclude = %s/variants/all-expansions.ini\nname = fast-queries-all\n[plugins]\nscripts = %s/tests/scripts/fast-queries.lua\n",
+             carc_data_dir(), carc_data_dir());
+    carc_rules *r = load(v);
+    play_games(r, 6);
+    carc_rules_free(r);
+}
+
+/* A wrong argument is the script's error, not carc's crash. */
+static void test_iterator_arguments_checked(void **state)
+{
+    (void)state;
+    FILE *f = fopen("/tmp/carc-fast-bad.lua", "w");
+    assert_non_null(f);
+    fputs("carc.on('turn-start', function(ev)\n"
+          "  local n = 0\n"
+          "  for id in carc.each_figure(nil, 'nowhere') do n = n + 1 end\n"
+          "end)\n", f);
+    fclose(f);
+    carc_rules *r = load("[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = /tmp/carc-fast-bad.lua\n");
+    char err[256];
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    assert_int_equal(st, CARC_FAILED);
+    if (!strstr(carc_game_error(g), "where is")) fail_msg("error: %s", carc_game_error(g));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_queries_in_base_games),
+        cmocka_unit_test(test_queries_with_neutral_figures),
+        cmocka_unit_test(test_iterator_arguments_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
