@@ -42,16 +42,20 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers \
            -Wno-format-truncation
 OPT     ?= -O2 -g
+# cli/ by kind: commands/ (main and one file a command), agents/ (the bots and
+# their learning), studies/ (many games, reports, scenario checks), drawing/
+# (SVG, HTML, the text board), play/ (the terminal game and carc serve).
+CLI_DIRS   := cli/commands cli/agents cli/studies cli/drawing cli/play
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
-           -Ikernel -Icli $(PKG_CFLAGS) $(SERVE_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
+           -Ikernel $(CLI_DIRS:%=-I%) $(PKG_CFLAGS) $(SERVE_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
 CLI_LIBS := $(SERVE_LIBS)
 
 KERNEL_SRC := $(wildcard kernel/*.c)
-CLI_SRC    := $(wildcard cli/*.c)
+CLI_SRC    := $(wildcard $(CLI_DIRS:%=%/*.c))
 KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
-CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/commands/main.o,$(CLI_OBJ))
 
 LIB_A  := $(BUILD)/libcarc.a
 LIB_SO := $(BUILD)/libcarc.so
@@ -70,7 +74,7 @@ TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TE
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
 
-$(BUILD)/%.o: %.c $(wildcard kernel/*.h cli/*.h)
+$(BUILD)/%.o: %.c $(wildcard kernel/*.h cli/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
