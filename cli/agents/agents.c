@@ -165,7 +165,7 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
         if (v > 0) return true;
     }
     snprintf(err, errn, "agent %s: '%s' is not %s", a->spec, s,
-             search ? "a budget (200ms, 2s, 5000it; at most 100000 iterations or 60 s a move), 'trained' or 'eval=FILE'"
+             search ? "a budget (200ms, 2s, 5000it; at most 100000it or 60s), 'trained' or 'eval=FILE'"
                     : "'trained' or 'eval=FILE'");
     return false;
 }
