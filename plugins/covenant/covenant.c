@@ -16,8 +16,10 @@
  *    ones (ARK-6, ARK-7, ARK-22), and fields worth 2 per sheep left after each
  *    wolf has eaten one, never below 0, whatever the cities (ARK-8, ARK-22).
  *
- * A "follower" for the temple majority is any figure a player owns that
- * stands on a segment of a tile: followers and Prophets (ARK-10, ARK-13).
+ * A "follower" for the temple majority is any follower kind a player has
+ * standing on a segment of those tiles, counted with its strength:
+ * followers and Prophets 1 each (ARK-10, ARK-13), another expansion's large
+ * follower 2; figures that are not followers (a builder, a pig) do not count.
  */
 #include <stdio.h>
 
@@ -55,7 +57,7 @@ static int temple_tile(carc_ctx *ctx, int feature)
     return tile;
 }
 
-/* Followers (any figure a player owns on a segment) on the temple's tile and
+/* Followers (with their strength) on the temple's tile and
  * on its present cross neighbours. */
 static void temple_counts(carc_ctx *ctx, int tile, int counts[CARC_MAX_PLAYERS])
 {
@@ -72,9 +74,10 @@ static void temple_counts(carc_ctx *ctx, int tile, int counts[CARC_MAX_PLAYERS])
     for (int f = 0; f < nf; f++) {
         carc_figure_info fi;
         if (api->figure(ctx, f, &fi) != CARC_AT_SEGMENT || fi.seat < 0 || fi.seat >= CARC_MAX_PLAYERS) continue;
+        if (!(api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER)) continue; /* a builder, a pig */
         for (int i = 0; i < n; i++)
             if (fi.tile == area[i]) {
-                counts[fi.seat]++;
+                counts[fi.seat] += api->figure_kind_strength(ctx, fi.kind);
                 break;
             }
     }
