@@ -443,7 +443,7 @@ cp tests/scenarios/base-small-city.rec "$T/recs/a.rec"
 cp tests/scenarios/base-city-pennants.rec "$T/recs/sub/b.rec"
 cp "$T/wrong.rec" "$T/recs/sub/c.rec"
 check "carc test DIR takes every record below it" 1 "2 passed, 1 failed" "$CARC" test "$T/recs"
-check "carc test of a missing file is an error" 2 "no such file" "$CARC" test "$T/nosuch.rec"
+check "carc test of a missing file is bad input (exit 1)" 1 "no such file" "$CARC" test "$T/nosuch.rec"
 check "carc test without a file: usage" 2 "usage" "$CARC" test
 
 check "replaying two options with one text names the plugin that offered them" nz \

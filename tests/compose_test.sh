@@ -263,6 +263,10 @@ check "typo help: unknown option value" 1 "did you mean \`none\`" "$CARC" sim --
 check "typo help: unknown agent" 2 "did you mean \`random\`" "$CARC" sim --players radnom,greedy
 check "typo help: unknown agent setting" 2 "mcts takes a budget" "$CARC" sim --players mcts:200
 check "typo help: sim --players human" 2 "carc play --players human" "$CARC" sim --players human,greedy
+check "typo help: play --players of an unknown agent (exit 2)" 2 "did you mean \`random\`" "$CARC" play --players randm,greedy
+check "typo help: play --players of a bad mcts setting (exit 2)" 2 "mcts takes a budget" "$CARC" play --players mcts:200,greedy
+check "exit codes: variant show of an unknown flag is usage (exit 2)" 2 "unknown flag '--bogus'" "$CARC" variant show --bogus
+check "exit codes: carc test of a missing file is bad input (exit 1)" 1 "no such file" "$CARC" test /nonexistent/x.rec
 check "typo help: unknown flag" 2 "did you mean \`--json\`" "$CARC" sim --jsn
 check "typo help: variant show of a typo" 1 "did you mean \`princess-dragon\`" "$CARC" variant show princess-dragn
 check "typo help: the prefix is 'carc COMMAND:'" 1 "carc tournament: no variant" \

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "play_terminal.h"
 #include "record_header.h"
+#include "study_args.h"
 #include "term_text.h"
 
 static void usage(FILE *f)
@@ -198,6 +199,17 @@ int cmd_play(int argc, char **argv)
     }
     char *ags[CARC_MAX_PLAYERS], *nm[CARC_MAX_PLAYERS];
     int np = arg_split(players, ags, CARC_MAX_PLAYERS);
+    /* An unknown agent or setting is bad usage (exit 2), named with the
+     * closest known names, as in sim, tournament and compare. */
+    for (int p = 0; p < np; p++) {
+        char aerr[256];
+        agent *a = agent_create(ags[p], 0, p, aerr, sizeof aerr);
+        if (!a) {
+            agent_error("play", ags[p], aerr);
+            return 2;
+        }
+        agent_free(a);
+    }
     set_view(compact);
     catch_stops();
     if (resume_path) {

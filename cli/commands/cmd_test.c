@@ -144,7 +144,7 @@ int cmd_test(int argc, char **argv)
     }
     for (int i = 0; i < all.n; i++) free(all.v[i]);
     free(all.v);
-    if (rc < 0) return 2;
+    if (rc < 0) return 1; /* a path that does not exist or holds no record: bad input */
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

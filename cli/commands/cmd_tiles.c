@@ -127,6 +127,10 @@ int cmd_variant(int argc, char **argv)
         argv[2] = argv[3];
         argc = 3;
     }
+    if (!help && argc == 3 && argv[2][0] == '-') {
+        fprintf(stderr, "carc variant: unknown flag '%s' (`carc variant show --help`)\n", argv[2]);
+        return 2;
+    }
     if (help || argc != 3 || strcmp(argv[1], "show") != 0) {
         fprintf(help ? stdout : stderr, "usage: carc variant show [--allow-plugin-paths] NAME|FILE\n\n"
                                         "Prints the variant's resolved configuration: its includes applied, every\n"
