@@ -367,6 +367,8 @@ const char *dir_name(int d);
 void dir_delta(int d, int *dx, int *dy);
 
 /* rules.c */
+#define RECORD_SAFE_NAME_RULE "1 to 31 letters, digits, '-' and '_'"
+bool rules_name_is_record_safe(const char *s);
 int rules_kind(const struct carc_rules *r, const char *name);
 int rules_mark(const struct carc_rules *r, const char *name);
 int rules_tmark(const struct carc_rules *r, const char *name);

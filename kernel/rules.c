@@ -1,5 +1,6 @@
 /* rules.c - the registries of a variant's rules (kinds, marks, figures,
  * reasons, options) and the derived tables built when loading is done. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,17 @@ int rules_figkind(const struct carc_rules *r, const char *name)
 /* A name defined by the plugin registering now (r->registering) belongs to
  * it; the same name defined by another plugin means two meanings for one
  * name: noted in r->conflict for the loader to report with both sources. */
+/* A name a record carries (tile ids, set names, kinds, marks, reasons,
+ * figure kinds: in draws and option texts): letters, digits, '-' and '_'
+ * only, so none can start a comment ('#'), split a word or end a line. */
+bool rules_name_is_record_safe(const char *s)
+{
+    if (!s || !*s || strlen(s) >= NAME_LEN) return false;
+    for (const char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') return false;
+    return true;
+}
+
 static int add_name(struct carc_rules *r, char (*names)[NAME_LEN], int *owner, int *n, int max, const char *name,
                     const char *what)
 {
@@ -44,7 +56,7 @@ static int add_name(struct carc_rules *r, char (*names)[NAME_LEN], int *owner, i
                      r->plugins[owner[i] - 1]->name, r->plugins[by - 1]->name);
         return i; /* the kernel's own names (pennant, road, ...) are everyone's */
     }
-    if (*n >= max || strlen(name) >= NAME_LEN || !*name) return -1;
+    if (*n >= max || !rules_name_is_record_safe(name)) return -1;
     snprintf(names[*n], NAME_LEN, "%s", name);
     owner[*n] = r->registering > 0 ? r->registering : 0;
     return (*n)++;
@@ -69,7 +81,7 @@ int rules_add_kind(struct carc_rules *r, const char *name, int owner)
 {
     int i = rules_kind(r, name);
     if (i >= 0) return i;
-    if (r->nkinds >= MAX_KINDS || strlen(name) >= NAME_LEN || !*name) return -1;
+    if (r->nkinds >= MAX_KINDS || !rules_name_is_record_safe(name)) return -1;
     kind_def *k = &r->kinds[r->nkinds];
     memset(k, 0, sizeof *k);
     snprintf(k->name, NAME_LEN, "%s", name);
@@ -129,11 +141,10 @@ int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, 
         snprintf(err, errn, "define_figure: bad name or count");
         return -1;
     }
-    for (const char *c = def->name; *c; c++)
-        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '#' || *c == ',') {
-            snprintf(err, errn, "define_figure: '%s': a figure name has no blanks, ',' or '#'", def->name);
-            return -1;
-        }
+    if (!rules_name_is_record_safe(def->name)) {
+        snprintf(err, errn, "define_figure: '%s': a figure name is " RECORD_SAFE_NAME_RULE, def->name);
+        return -1;
+    }
     if (def->strength < 0 || def->strength > 99) {
         snprintf(err, errn, "define_figure: %s: strength %d is not 0 to 99", def->name, def->strength);
         return -1;

@@ -120,18 +120,6 @@ static int parse_segment(ts_ctx *c, tile_type *t, char *value)
     return 1;
 }
 
-/* A tile id, set name, kind or mark is written into records (draws,
- * option texts): letters, digits, '-' and '_' only, so none can start a
- * comment ('#'), split a word or end a line there. */
-static bool record_safe_name(const char *s)
-{
-    if (!*s || strlen(s) >= NAME_LEN) return false;
-    for (const char *p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') return false;
-    return true;
-}
-
-#define SAFE_NAME_RULE "1 to 31 letters, digits, '-' and '_'"
 
 static int names_into(ts_ctx *c, char *value, int (*add)(struct carc_rules *, const char *),
                       const char *what)
@@ -140,7 +128,7 @@ static int names_into(ts_ctx *c, char *value, int (*add)(struct carc_rules *, co
     int n = split(value, tok, 64);
     if (n < 0) FAIL(c, "too many %s", what);
     for (int i = 0; i < n; i++) {
-        if (!record_safe_name(tok[i])) FAIL(c, "bad %s name '%s' (" SAFE_NAME_RULE ")", what, tok[i]);
+        if (!rules_name_is_record_safe(tok[i])) FAIL(c, "bad %s name '%s' (" RECORD_SAFE_NAME_RULE ")", what, tok[i]);
         if (add(c->r, tok[i]) < 0) FAIL(c, "cannot declare %s '%s' (too many, or too long)", what, tok[i]);
     }
     return 1;
@@ -217,7 +205,7 @@ static int handler(void *user, const char *section, const char *name, const char
         c->rd.line = c->rd.section_line;
         if (strncmp(section, "tile ", 5) == 0) {
             const char *id = section + 5;
-            if (!record_safe_name(id)) FAIL(c, "bad tile id '%s' (" SAFE_NAME_RULE ")", id);
+            if (!rules_name_is_record_safe(id)) FAIL(c, "bad tile id '%s' (" RECORD_SAFE_NAME_RULE ")", id);
             if (!c->have_name) FAIL(c, "[set] with 'name' must come before the tiles");
             for (int i = c->first_type; i < r->ntypes; i++)
                 if (strcmp(r->types[i].id, id) == 0)
@@ -246,7 +234,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (c->cur < 0) {
         tile_set *s = &r->sets[c->set];
         if (strcmp(name, "name") == 0) {
-            if (!record_safe_name(val)) FAIL(c, "bad set name '%s' (" SAFE_NAME_RULE ")", val);
+            if (!rules_name_is_record_safe(val)) FAIL(c, "bad set name '%s' (" RECORD_SAFE_NAME_RULE ")", val);
             for (int i = 0; i < c->set; i++)
                 if (strcmp(r->sets[i].name, val) == 0) FAIL(c, "tile set '%s' is loaded twice", val);
             snprintf(s->name, NAME_LEN, "%s", val);

@@ -641,6 +641,27 @@ static void names_that_break_records_refused(void **state)
     tiles_refused(write_file("esc-mark.ini", body), "bad mark name");
 }
 
+/* The same rule for the names a script defines: a kind, a mark, a reason or
+ * a figure kind with a '#' or a blank would break the records that name it. */
+static void script_names_that_break_records_refused(void **state)
+{
+    (void)state;
+    static const struct { const char *lua, *phrase; } cases[] = {
+        {"carc.define_kind('moat#x', 'ports')", "define_kind: too many kinds or a bad name"},
+        {"carc.define_mark('gold coin')", "define_mark: too many marks or a bad name"},
+        {"carc.define_reason('inn#2')", "define_reason: too many reasons or a bad name"},
+        {"carc.define_figure('big one', 1, {follower = true})", "a figure name is 1 to 31 letters"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char lua[256];
+        snprintf(lua, sizeof lua, "%s\n", cases[i].lua);
+        write_file("names.lua", lua);
+        variant_refused(write_file("names.ini", "[variant]\nname = names\n[tiles]\nsets = base\n[plugins]\n"
+                                                "scripts = names.lua\n"),
+                        cases[i].phrase);
+    }
+}
+
 /* Finding 11: a FIFO given as a record, variant or tile set is refused at
  * once (opening it for reading would wait for a writer for ever). */
 static void fifos_refused(void **state)
@@ -801,6 +822,7 @@ int main(void)
         cmocka_unit_test(long_option_text_matches),
         cmocka_unit_test(long_names_refused),
         cmocka_unit_test(names_that_break_records_refused),
+        cmocka_unit_test(script_names_that_break_records_refused),
         cmocka_unit_test(fifos_refused),
         cmocka_unit_test(save_refuses_planted_links),
         cmocka_unit_test(save_with_a_long_path),
