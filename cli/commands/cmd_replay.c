@@ -6,36 +6,26 @@
 #include "ascii.h"
 #include "commands.h"
 #include "record.h"
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
-        else putchar(*s);
-    }
-    putchar('"');
-}
+#include "json_text.h"
 
 static void print_json(const carc_game *g)
 {
     const carc_rules *r = carc_game_rules(g);
     printf("{\"finished\": %s, \"variant\": ", carc_is_finished(g) ? "true" : "false");
-    json_string(carc_rules_name(r));
+    json_write_string(stdout, carc_rules_name(r));
     printf(", \"turns\": %d, \"players\": [", carc_turn_number(g));
     for (int p = 0; p < carc_players(g); p++) {
         printf("%s{\"name\": ", p ? ", " : "");
-        json_string(carc_player_name(g, p));
+        json_write_string(stdout, carc_player_name(g, p));
         printf(", \"score\": %d}", carc_score(g, p));
     }
     printf("], \"events\": [");
     for (int i = 0; i < carc_awards(g); i++) {
         const carc_award *a = carc_award_at(g, i);
         printf("%s{\"player\": ", i ? ", " : "");
-        json_string(carc_player_name(g, a->player));
+        json_write_string(stdout, carc_player_name(g, a->player));
         printf(", \"seat\": %d, \"points\": %d, \"reason\": ", a->player, a->points);
-        json_string(carc_reason_name(r, a->reason));
+        json_write_string(stdout, carc_reason_name(r, a->reason));
         printf(", \"step\": %d, \"final\": %s}", a->step, (a->flags & CARC_AWARD_FINAL) ? "true" : "false");
     }
     printf("]}\n");

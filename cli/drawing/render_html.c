@@ -10,6 +10,7 @@
 
 #include "frames.h"
 #include "render.h"
+#include "json_text.h"
 
 /* The page being built: parts that grow turn by turn go to memory first. */
 typedef struct page {
@@ -89,19 +90,6 @@ static const char page_script[] =
     "else show(START);\n"
     "})();\n";
 
-/* A JSON string that is safe inside <script> too (no "</"). */
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c == '<' || c == '>' || c == '&') fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* The segments of the features scored in this frame, as "t<tile>s<seg>". */
 static void json_scored(FILE *out, const carc_game *g, const frame_info *fi)
 {
@@ -126,7 +114,7 @@ static void frame_json(page *pg, const carc_game *g, const frame_info *fi)
     for (int e = fi->first_award; e < fi->end_award; e++) {
         const carc_award *a = carc_award_at(g, e);
         fprintf(j, "%s[%d,%d,", e > fi->first_award ? "," : "", a->player, a->points);
-        json_string(j, carc_reason_name(pg->rules, a->reason));
+        json_write_string(j, carc_reason_name(pg->rules, a->reason));
         fprintf(j, ",%d]", (a->flags & CARC_AWARD_FINAL) ? 1 : 0);
     }
     fprintf(j, "],\"scored\":[");
@@ -240,7 +228,7 @@ static void script(FILE *out, const page *pg, const carc_game *end, int start)
     fprintf(out, "];\nvar NAMES=[");
     for (int p = 0; p < carc_players(end); p++) {
         if (p) fputc(',', out);
-        json_string(out, carc_player_name(end, p));
+        json_write_string(out, carc_player_name(end, p));
     }
     fprintf(out, "];\nvar FINISHED=%s;\nvar START=%d;\n%s</script>\n", pg->finished ? "true" : "false", start,
             page_script);

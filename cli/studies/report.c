@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "json_text.h"
 
 /* Share of the win of seat p in one game: 1/k for k tied winners. */
 static double win_share(const study_game *g, int n, int p)
@@ -30,17 +31,6 @@ static double *column(int n)
 }
 
 /* ---- what was run: every report starts with it ------------------------------------- */
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 /* A CSV field, quoted when it must be. */
 static void csv_str(FILE *f, const char *s)
@@ -120,20 +110,20 @@ static void header_text(const study *s, FILE *f, const char *prefix)
 static void header_json(const study *s, FILE *f)
 {
     fprintf(f, "\"carc_version\": ");
-    json_str(f, s->version[0] ? s->version : CARC_VERSION);
+    json_write_string(f, s->version[0] ? s->version : CARC_VERSION);
     fprintf(f, ", \"variant\": ");
-    json_str(f, s->variant_name);
+    json_write_string(f, s->variant_name);
     fprintf(f, ", \"variant_given\": ");
-    json_str(f, s->variant);
+    json_write_string(f, s->variant);
     fprintf(f, ", \"title\": ");
-    json_str(f, s->title);
+    json_write_string(f, s->title);
     fprintf(f, ", \"modules\": [");
     char mods[1024];
     snprintf(mods, sizeof mods, "%s", s->modules);
     int k = 0;
     for (char *save = NULL, *t = strtok_r(mods, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
         fprintf(f, "%s", k++ ? ", " : "");
-        json_str(f, t);
+        json_write_string(f, t);
     }
     fprintf(f, "], \"options_not_default\": {");
     for (int i = 0; i < s->nsettings; i++) {
@@ -141,19 +131,19 @@ static void header_json(const study *s, FILE *f)
         char key[160];
         snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - s->settings[i]) : 0, s->settings[i]);
         fprintf(f, "%s", i ? ", " : "");
-        json_str(f, key);
+        json_write_string(f, key);
         fprintf(f, ": ");
-        json_str(f, eq ? eq + 1 : "");
+        json_write_string(f, eq ? eq + 1 : "");
     }
     fprintf(f, "}, \"option_overrides\": [");
     for (int i = 0; i < s->noverrides; i++) {
         fprintf(f, "%s", i ? ", " : "");
-        json_str(f, s->overrides[i]);
+        json_write_string(f, s->overrides[i]);
     }
     fprintf(f, "], \"players\": [");
     for (int p = 0; p < (s->rotate ? s->nagents : s->nplayers); p++) {
         fprintf(f, "%s", p ? ", " : "");
-        json_str(f, s->rotate ? s->agents[p] : seat_agent(s, p));
+        json_write_string(f, s->rotate ? s->agents[p] : seat_agent(s, p));
     }
     fprintf(f, "], \"seats_rotated\": %s, \"games\": %d, \"seed\": %llu", s->rotate ? "true" : "false", s->nresults,
             (unsigned long long)s->seed);
@@ -215,7 +205,7 @@ void report_sim(const study *s, FILE *f, int format)
         const char *agent = seat_agent(s, p);
         if (json) {
             fprintf(f, "%s{\"seat\": %d, \"agent\": ", p ? ", " : "", p + 1);
-            json_str(f, agent);
+            json_write_string(f, agent);
             fprintf(f,
                     ", \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
                     "\"mean_score\": %.4f, \"mean_score_lo\": %.4f, \"mean_score_hi\": %.4f, \"sd_score\": %.4f}",
@@ -279,7 +269,7 @@ void report_tournament(const study *s, FILE *f, int format)
         interval w = stat_wilson95(wins, played), m = stat_mean_ci95(x, nx);
         if (json) {
             fprintf(f, "%s{\"agent\": ", a ? ", " : "");
-            json_str(f, s->agents[a]);
+            json_write_string(f, s->agents[a]);
             fprintf(f,
                     ", \"games\": %d, \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
                     "\"mean_score\": %.4f, \"mean_score_lo\": %.4f, \"mean_score_hi\": %.4f}",
@@ -435,7 +425,7 @@ void report_compare(const study *a, const study *b, FILE *f, int format)
                 n, wc.paired ? "true" : "false", wc.changed, rate, wc.lo, wc.hi);
         for (int i = 0; i < nrows; i++) {
             fprintf(f, "%s{\"metric\": ", i ? ", " : "");
-            json_str(f, rows[i].name);
+            json_write_string(f, rows[i].name);
             fprintf(f, ", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"significant\": %s}",
                     rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi, rows[i].significant ? "true" : "false");
         }

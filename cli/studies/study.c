@@ -12,6 +12,7 @@
 #include "agents.h"
 #include "commands.h"
 #include "runner.h"
+#include "json_text.h"
 
 typedef struct run_ctx {
     study *s;
@@ -232,50 +233,39 @@ int study_run(study *s)
 
 /* ---- JSON lines -------------------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *side)
 {
     for (int i = 0; i < s->nresults; i++) {
         const study_game *r = &s->results[i];
         fprintf(f, "{\"kind\": ");
-        json_str(f, kind);
+        json_write_string(f, kind);
         fprintf(f, ", \"side\": ");
-        json_str(f, side);
+        json_write_string(f, side);
         fprintf(f, ", \"variant\": ");
-        json_str(f, s->variant);
+        json_write_string(f, s->variant);
         fprintf(f, ", \"variant_name\": ");
-        json_str(f, s->variant_name);
+        json_write_string(f, s->variant_name);
         fprintf(f, ", \"title\": ");
-        json_str(f, s->title);
+        json_write_string(f, s->title);
         fprintf(f, ", \"modules\": ");
-        json_str(f, s->modules);
+        json_write_string(f, s->modules);
         fprintf(f, ", \"carc_version\": ");
-        json_str(f, s->version);
+        json_write_string(f, s->version);
         fprintf(f, ", \"options\": [");
         for (int k = 0; k < s->noverrides; k++) {
             if (k) fprintf(f, ", ");
-            json_str(f, s->overrides[k]);
+            json_write_string(f, s->overrides[k]);
         }
         fprintf(f, "], \"settings\": [");
         for (int k = 0; k < s->nsettings; k++) {
             if (k) fprintf(f, ", ");
-            json_str(f, s->settings[k]);
+            json_write_string(f, s->settings[k]);
         }
         fprintf(f, "], \"study_seed\": %llu, \"games\": %d, \"index\": %d, \"seed\": %llu, \"turns\": %d, \"agents\": [",
                 (unsigned long long)s->seed, s->games, r->index, (unsigned long long)r->seed, r->turns);
         for (int p = 0; p < s->nplayers; p++) {
             if (p) fprintf(f, ", ");
-            json_str(f, s->agents[r->agent[p]]);
+            json_write_string(f, s->agents[r->agent[p]]);
         }
         fprintf(f, "], \"scores\": [");
         for (int p = 0; p < s->nplayers; p++) fprintf(f, "%s%d", p ? ", " : "", r->score[p]);
@@ -284,7 +274,7 @@ void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *si
         /* Every reason, zeros too: a merge then lists them in the rules' order. */
         for (int k = 0; k < s->nreasons; k++) {
             fprintf(f, "%s", first ? "" : ", ");
-            json_str(f, s->reasons[k]);
+            json_write_string(f, s->reasons[k]);
             fprintf(f, ": %d", r->points[k]);
             first = false;
         }
