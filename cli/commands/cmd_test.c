@@ -19,7 +19,8 @@ static void usage(FILE *f)
                "scores, supplies, scoring events in order, the line where replay must stop,\n"
                "the rule IDs cited; docs/records.md). A directory stands for every *.rec file\n"
                "in it and its subdirectories. Prints one line per record ('ok' or 'FAIL' and\n"
-               "why) and a closing 'N passed, N failed'; exits 1 when a record failed.\n"
+               "why) and a closing 'N passed, N failed'; exits 1 when a record failed or a\n"
+               "path does not exist, 2 for bad usage.\n"
                "--quiet prints only the failures and the closing line.\n");
 }
 
