@@ -365,7 +365,9 @@ int feature_value(carc_game *g, int root, bool complete)
         v = complete ? 9 : 1 + g->tiles[n->tile].ring;
         break;
     case CARC_KIND_FIELD:
-        v = 3 * completed_cities_bordering(g, root);
+        /* farm-scoring=none: a farm is worth nothing, also to the bots'
+         * judgement of a position (position.c) that asks it here. */
+        v = g->rules->k.farm_scoring == FARM_NONE ? 0 : 3 * completed_cities_bordering(g, root);
         break;
     default:
         break;

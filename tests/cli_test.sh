@@ -738,6 +738,11 @@ check "weights naming a figure the rules lack are refused" 1 "trained for other 
 check "a variant without shipped weights says how to train them" 1 "carc train --variant VARIANT" \
     "$CARC" sim --variant house/road-closer --players greedy:trained,greedy --games 1
 check "an unknown agent part is refused" 2 "is not a budget" "$CARC" sim --players mcts:fast
+# docs/house-rules.md's farm study with the search, in small: both sides
+# play with the trained search (farms under farm-scoring=none are worth
+# nothing to its judgement too).
+check "carc compare with the trained search (docs/house-rules.md)" 0 "farm" \
+    "$CARC" compare base --option-b farm-scoring=none --players mcts:20it:trained,mcts:20it:trained --games 1 --seed 2026
 
 # ---- carc analyse and the hint ----
 "$CARC" sim --games 1 --seed 8 --players greedy,greedy --records "$T/recs" >/dev/null 2>&1
@@ -752,6 +757,12 @@ if cmp -s "$T/a1" "$T/a2"; then pass "carc analyse with a seed repeats"; else fa
 check "the analysis shown in docs/bots.md" 0 "mcts:3000it:trained would play: place -2,0 r90" \
     sh -c "cd '$T' && '$CARC' analyse games/game-000000.rec --turn 12 --top 3"
 check "carc analyse of a finished game asks for a turn" 1 "give --turn N" "$CARC" analyse "$REC"
+# The shipped weights come from 2-player games and judge games of more
+# players badly (docs/bots.md): the default search there does without them.
+"$CARC" sim --games 1 --seed 8 --players greedy,greedy,greedy --records "$T/recs3" >/dev/null 2>&1
+check "carc analyse of a 3-player game: the hand-written judgement" 0 "search: mcts:3000it" \
+    "$CARC" analyse "$T/recs3/game-000000.rec" --turn 3 --top 1
+lacks "carc analyse of a 3-player game: not the 2-player weights" "mcts:3000it:trained"
 check "carc analyse of a turn the game never reached" 1 "no decision at turn 500" "$CARC" analyse "$REC" --turn 500
 check "carc analyse needs a search agent" 1 "search agent" "$CARC" analyse "$REC" --turn 3 --agent greedy
 printf '1\nq\n' | $LIMIT "$CARC" play --seed 3 --save "$T/saved.rec" >/dev/null 2>&1

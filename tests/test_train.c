@@ -66,6 +66,43 @@ static void test_position_figures_of_a_held_city(void **state)
     carc_rules_free(r);
 }
 
+/* tests/scenarios/base-farm-*.rec before the final scoring: Red's farmers
+ * lead three farms and Blue's one, each bordering one completed city
+ * (BASE-22). Per farm each is worth 3 (held.field: Red 9, Blue 3); with
+ * farm-scoring=none farms score nothing, and the figures say so. */
+static const char farms_head[] = "carcassonne-record 1\nvariant base\nseed 1\n"
+                                 "player Red random\nplayer Blue random\n";
+static const char farms_moves[] = "---\ndraw base:E\nplace 0,-1 r180\ndeploy follower field@N\n"
+                                  "draw base:E\nplace 0,1 r180\ndeploy follower field@N\n"
+                                  "draw base:U\nplace 1,0 r0\ndeploy follower field@N\n"
+                                  "draw base:U\nplace -1,0 r0\npass\n"
+                                  "draw base:E\nplace 0,2 r0\ndeploy follower field@S\n";
+
+static void held_fields(const char *option_line, double out[2])
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s%s", farms_head, option_line, farms_moves);
+    carc_rules *r;
+    carc_game *g = replay_text(text, &r);
+    int n = carc_position_figure_count(r), k = figure_index(r, "held.field");
+    double f[2 * 64];
+    assert_int_equal(carc_position_figures(g, f, 2 * 64), n);
+    out[0] = f[k];
+    out[1] = f[n + k];
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+static void test_position_figures_follow_the_farm_rule(void **state)
+{
+    (void)state;
+    double per_farm[2], none[2];
+    held_fields("", per_farm);
+    held_fields("option farm-scoring=none\n", none);
+    assert_true(per_farm[0] == 9 && per_farm[1] == 3);
+    assert_true(none[0] == 0 && none[1] == 0);
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -263,6 +300,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_position_figures_of_a_held_city),
+        cmocka_unit_test(test_position_figures_follow_the_farm_rule),
         cmocka_unit_test(test_weights_file_errors_name_the_line),
         cmocka_unit_test(test_training_depends_only_on_its_seed),
         cmocka_unit_test(test_shipped_weights_play_every_shipped_variant),
