@@ -1,6 +1,7 @@
 /* analysis.c - the search's view of a decision (analysis.h). */
 #include "analysis.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,9 +11,13 @@
 
 void analysis_default_agent(const carc_game *g, char *buf, size_t n)
 {
+    /* The shipped weights are learned from 2-player games; in games of more
+     * players they judge worse than the hand-written judgement (measured in
+     * docs/bots.md), so those are searched without them. */
     char path[1024];
     evaluator_path_for(carc_rules_name(carc_game_rules(g)), path, sizeof path);
-    snprintf(buf, n, "%s", access(path, R_OK) == 0 ? "mcts:3000it:trained" : "mcts:3000it");
+    bool trained = carc_players(g) == 2 && access(path, R_OK) == 0;
+    snprintf(buf, n, "%s", trained ? "mcts:3000it:trained" : "mcts:3000it");
 }
 
 typedef struct ranked {

@@ -10,7 +10,8 @@
 #include "carc.h"
 
 /* The analysing agent when none is named: mcts:3000it, judging with the
- * weights shipped for the game's variant when there are some. */
+ * weights shipped for the game's variant when there are some and the game
+ * has 2 players (the weights are learned from 2-player games). */
 void analysis_default_agent(const carc_game *g, char *buf, size_t n);
 /* Searches the pending decision of g (which it does not change) with the
  * agent `spec` (an mcts agent) seeded with `seed`, and prints its options,
