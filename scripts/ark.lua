@@ -159,16 +159,11 @@ end)
 
 local each_figure_on, award = carc.each_figure_on, carc.award
 
--- Whether figure kind k is a follower (kinds belong to the rules: the same
--- in every game, so the answer is kept).
-local follower_kind = {}
+-- Whether figure kind k is a follower (any follower kind: the Prophet, a
+-- large follower, ...), by the kind's flags.
+local kind_flags, FOLLOWER = carc.figure_kind_flags, carc.FIGURE_FOLLOWER
 local function is_follower(k)
-  local v = follower_kind[k]
-  if v == nil then
-    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
-    follower_kind[k] = v
-  end
-  return v
+  return (kind_flags(k) & FOLLOWER) ~= 0
 end
 local function move(o, player)
   local start = ark_tile()

@@ -301,5 +301,31 @@ for s in "$T"/snip-*.ini; do
 done
 [ "$k" -ge 8 ] && pass "docs snippets: $k ini blocks found" || fail "docs snippets" "only $k ini blocks found"
 
+# ---- 10. every ```lua snippet of docs/*.md loads and plays -------------------------------------
+# A snippet that is only part of a script says so on the line before it
+# ("<!-- fragment ... -->"); every other one is a whole script, run in the
+# base rules for two games.
+k=0
+for doc in docs/*.md; do
+    awk -v out="$T/luasnip" -v doc="$(basename "$doc" .md)" '
+        /^<!-- fragment/ { skip = 1; next }
+        /^```lua[ \t]*$/ { n++; if (!skip) { f = sprintf("%s-%s-%d.lua", out, doc, n); grab = 1; printf "" > f } skip = 0; next }
+        grab && /^```/ { grab = 0; close(f); next }
+        grab { print >> f; next }
+        { skip = 0 }' "$doc"
+done
+for s in "$T"/luasnip-*.lua; do
+    [ -f "$s" ] || continue
+    k=$((k + 1))
+    name=$(basename "$s" .lua)
+    printf '[variant]\nname = %s\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n' "$name" "$s" >"$T/$name.ini"
+    if $CARC sim --variant "$T/$name.ini" --games 2 --seed 1 >"$T/out" 2>"$T/err"; then
+        pass "docs Lua snippet plays: ${name#luasnip-}"
+    else
+        fail "docs Lua snippet plays: ${name#luasnip-}" "$(head -c 300 "$T/err")"
+    fi
+done
+[ "$k" -ge 10 ] && pass "docs snippets: $k whole Lua scripts found" || fail "docs Lua snippets" "only $k found"
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
