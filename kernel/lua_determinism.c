@@ -905,7 +905,16 @@ static void reach(lua_State *L, int seen, int list, const char *path)
         lua_pushvalue(L, v);
         lua_pushboolean(L, 1);
         lua_rawset(L, seen);
-#define ENQUEUE(idx) (lua_pushvalue(L, (idx)), lua_rawseti(L, queue, ++tail))
+/* Only what can hold state is queued: a table of a million numbers costs
+ * a scan, not a million queue entries. */
+#define ENQUEUE(idx)                                                                                            \
+    do {                                                                                                        \
+        int type_ = lua_type(L, (idx));                                                                         \
+        if (type_ == LUA_TTABLE || type_ == LUA_TFUNCTION || type_ == LUA_TTHREAD) {                            \
+            lua_pushvalue(L, (idx));                                                                            \
+            lua_rawseti(L, queue, ++tail);                                                                      \
+        }                                                                                                       \
+    } while (0)
         if (t == LUA_TTHREAD) {
             luaL_error(L, "%s: a coroutine made when the script loaded is kept for later calls: it would carry its "
                           "state from game to game; make coroutines inside the functions that use them", path);
