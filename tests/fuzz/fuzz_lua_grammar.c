@@ -7,8 +7,9 @@
  * the carc API (handlers, phases that run again, refusals, carc.state,
  * print), and what freezing after load touches (writes to a table, a class
  * and an upvalue of the top level; pairs, next, rawget, rawset, sort past
- * 100 elements, %p, keys with no fixed order). The script is loaded into the base rules and a short random game
- * is played, whose record must save, load and replay; fuzz_bounded checks
+ * 100 elements, %p, keys with no fixed order). The script is loaded into
+ * the base rules and a short random game is played, whose record must save,
+ * load and replay; fuzz_bounded checks
  * the time and memory of each input against the documented limits.
  * Random bytes give valid scripts, so the fuzzer spends its time on the
  * limits, not on Lua's parser (fuzz_lua.c covers that).
