@@ -9,8 +9,8 @@
  * and an upvalue of the top level; pairs, next, rawget, rawset, sort past
  * 100 elements, %p, keys with no fixed order). The script is loaded into
  * the base rules and a short random game is played, whose record must save,
- * load and replay; fuzz_bounded checks
- * the time and memory of each input against the documented limits.
+ * load and replay; fuzz_bounded checks the time and memory of each input
+ * against the documented limits.
  * Random bytes give valid scripts, so the fuzzer spends its time on the
  * limits, not on Lua's parser (fuzz_lua.c covers that).
  */
