@@ -79,8 +79,22 @@ check "combine: one mark defined by two modules is refused, naming both" 1 "defi
 printf 'carc.define_figure("mayor", 1, {})\n' >"$T/mayor1.lua"
 printf 'carc.define_figure("mayor", 1, {})\n' >"$T/mayor2.lua"
 printf '[variant]\ninclude = base\n[plugins]\nscripts = mayor1.lua mayor2.lua\n' >"$T/mayors.ini"
-check "combine: one figure kind defined twice names who defined it first" 1 "mayor by mayor1" \
+check "combine: one figure kind defined twice names both" 1 \
+    "the figure kind 'mayor' is defined by both mayor1 and mayor2 (mayor1 from module mayors" \
     "$CARC" variant show "$T/mayors.ini"
+printf 'carc.define_kind("moat", "never")\n' >"$T/moat1.lua"
+printf 'carc.define_kind("moat", "never")\n' >"$T/moat2.lua"
+printf '[variant]\ninclude = base\n[plugins]\nscripts = moat1.lua\n' >"$T/moat1.ini"
+printf '[variant]\ninclude = base\n[plugins]\nscripts = moat2.lua\n' >"$T/moat2.ini"
+check "combine: one segment kind defined by two modules names both, with their files" 1 \
+    "the kind 'moat' is defined by both moat1 and moat2 (moat1 from module" \
+    "$CARC" variant show "$T/moat1.ini+$T/moat2.ini"
+check "combine: ... and says they cannot be combined" 1 "so these two cannot be combined" \
+    "$CARC" variant show "$T/moat1.ini+$T/moat2.ini"
+printf 'carc.define_kind("road", "never")\n' >"$T/road.lua"
+printf '[variant]\ninclude = base\n[plugins]\nscripts = road.lua\n' >"$T/road.ini"
+check "combine: a kind of the kernel's defined again is refused as the kernel's" 1 \
+    "define_kind: 'road' is one of the kernel's kinds" "$CARC" variant show "$T/road.ini"
 check "combine: an option of a module not in the variant says how to add it" 1 \
     "fairy is not in this variant; add it with \`--variant base+fairy\`" \
     "$CARC" sim --option fairy.turn-bonus=2 --games 1
