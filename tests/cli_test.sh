@@ -675,6 +675,11 @@ check "carc serve --resume of a missing file fails" 1 "cannot open" "$CARC" serv
 # serve_up ARGS...: starts carc serve in the background; SERVE_PID, and the
 # port it printed in SERVE_PORT ("" when it printed none within 5 s).
 serve_up() {
+    # Emptied here, not only by the redirection below: that happens in the
+    # background child, and until then the loop would read the last server's
+    # address.
+    : >"$T/serve.out"
+    : >"$T/serve.err"
     "$CARC" serve --port 0 --save-dir "$T" "$@" >"$T/serve.out" 2>"$T/serve.err" &
     SERVE_PID=$!
     SERVE_PORT=
