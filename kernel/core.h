@@ -400,6 +400,10 @@ int rules_figkind(const struct carc_rules *r, const char *name);
 int rules_add_kind(struct carc_rules *r, const char *name, int owner);
 int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completion completion, int flags,
                       int owner);
+/* A plugin (the one registering now) defines a name that another plugin,
+ * first_owner, defined first: noted in r->conflict for the loader to report
+ * with both sources (nothing noted for the kernel's own names). */
+void rules_note_conflict(struct carc_rules *r, const char *what, const char *name, int first_owner);
 int rules_add_mark(struct carc_rules *r, const char *name);
 int rules_add_tmark(struct carc_rules *r, const char *name);
 int rules_add_reason(struct carc_rules *r, const char *name);
