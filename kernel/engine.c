@@ -195,8 +195,11 @@ static bool reserve(void **p, int *cap, int need, size_t size)
     return true;
 }
 
-#define COPY_USED(dst, src, field, used) \
-    memcpy((dst)->field, (src)->field, (size_t)(used) * sizeof *(src)->field)
+/* memcpy of the first `used` elements (none: an array not yet made may be NULL). */
+#define COPY_USED(dst, src, field, used)                                                  \
+    do {                                                                                   \
+        if ((used) > 0) memcpy((dst)->field, (src)->field, (size_t)(used) * sizeof *(src)->field); \
+    } while (0)
 
 uint64_t game_serial_new(void)
 {
@@ -301,8 +304,8 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
      * the chosen one, which the caller holds) are not copied. */
     const decision *d = &src->dq[0];
     int after = src->nopts - (d->first + d->n);
-    memcpy(dst->opts, src->opts, (size_t)d->first * sizeof *dst->opts);
-    memcpy(dst->opts + d->first, src->opts + d->first + d->n, (size_t)after * sizeof *dst->opts);
+    if (d->first > 0) memcpy(dst->opts, src->opts, (size_t)d->first * sizeof *dst->opts);
+    if (after > 0) memcpy(dst->opts + d->first, src->opts + d->first + d->n, (size_t)after * sizeof *dst->opts);
     dst->nopts = src->nopts - d->n;
     dst->ndq = src->ndq - 1;
     for (int i = 0; i < dst->ndq; i++) {
