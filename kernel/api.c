@@ -84,7 +84,14 @@ static int api_define_kind(carc_ctx *ctx, const char *name, int completion, int 
     if (!name || completion < CARC_COMPLETE_PORTS || completion > CARC_COMPLETE_NEVER)
         return api_error(ctx, "define_kind: a name and a completion rule are needed");
     int k = rules_kind(ctx->rules, name);
-    if (k >= 0 && ctx->rules->kinds[k].owner >= 0) return api_error(ctx, "define_kind: that kind is defined already");
+    if (k >= 0 && ctx->rules->kinds[k].owner >= 0) {
+        rules_note_conflict(ctx->rules, "kind", name, ctx->rules->kinds[k].owner);
+        char msg[96];
+        snprintf(msg, sizeof msg, ctx->rules->kinds[k].owner == 0 ? "define_kind: '%.31s' is one of the kernel's kinds"
+                                                                   : "define_kind: the kind '%.31s' is defined already",
+                 name);
+        return api_error(ctx, msg);
+    }
     k = rules_define_kind(ctx->rules, name, (enum carc_completion)completion, flags, ctx->owner);
     return k < 0 ? api_error(ctx, "define_kind: too many kinds or a bad name") : k;
 }

@@ -22,12 +22,22 @@ static cell *cell_find(const carc_game *g, int x, int y)
     }
 }
 
+/* Notes a cell about to change, for a look-ahead copy's next restore. */
+static void cell_changes(carc_game *g, const cell *c)
+{
+    if (g->ncell_journal < 0) return;
+    if (g->ncell_journal == CELL_JOURNAL) g->ncell_journal = -1;
+    else g->cell_journal[g->ncell_journal++] = (int32_t)(c - g->cells);
+}
+
+/* The cell of (x, y), made if there is none; the caller may change it. */
 static cell *cell_insert(carc_game *g, int x, int y)
 {
     uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
     for (;;) {
         cell *c = &g->cells[i];
         if (!c->used) {
+            cell_changes(g, c);
             c->used = true;
             c->x = (int16_t)x;
             c->y = (int16_t)y;
@@ -35,7 +45,10 @@ static cell *cell_insert(carc_game *g, int x, int y)
             c->fidx = -1;
             return c;
         }
-        if (c->x == x && c->y == y) return c;
+        if (c->x == x && c->y == y) {
+            cell_changes(g, c);
+            return c;
+        }
         i = (i + 1) & (uint32_t)g->cell_mask;
     }
 }
@@ -84,6 +97,7 @@ static void frontier_remove(carc_game *g, cell *c)
     if (i != last) {
         g->front[i] = g->front[last];
         cell *moved = cell_find(g, g->front[i].x, g->front[i].y);
+        cell_changes(g, moved);
         moved->fidx = i;
     }
     c->fidx = -1;
@@ -165,6 +179,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
             p->nb[d] = -1;
             if (!nc) nc = cell_insert(g, x + dx, y + dy);
             if (nc->fidx < 0) {
+                cell_changes(g, nc);
                 nc->fidx = g->nfront++;
                 frontier_pos *f = &g->front[nc->fidx];
                 f->x = (int16_t)(x + dx);

@@ -112,6 +112,19 @@ enum carc_status { CARC_NEED_DRAW, CARC_NEED_CHOICE, CARC_FINISHED, CARC_FAILED 
 carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *names,
                          uint64_t seed, char *err, size_t errn);
 carc_game *carc_game_clone(const carc_game *g);
+/* Look-ahead for bots, in memory kept from one try to the next: dst (from
+ * carc_game_clone or carc_game_new of the same rules) becomes a copy of src
+ * for playing ahead, reusing dst's arrays, without the award log (no rule
+ * reads it): carc_awards(dst) still counts every award, but
+ * carc_award_at(dst, i) is NULL for the awards made before the copy.
+ * Returns 0, or -1 (dst unchanged) when the rules differ or memory is out. */
+int carc_game_copy_into(carc_game *dst, const carc_game *src);
+/* carc_game_copy_into, then option `index` of src's pending decision
+ * answered on dst (as carc_choose would on a clone of src), without copying
+ * that decision's options: how bots try a move. Returns carc_choose's
+ * result (0, or -1 with dst failed), or -2 when the copy could not be made
+ * (dst unchanged). */
+int carc_game_try(carc_game *dst, const carc_game *src, int index);
 /* Gives the game new generators for what no player knows: the order of the
  * pile and plugins' random draws. A search agent calls it on its clones so
  * that it samples futures instead of seeing the real one. */
@@ -161,7 +174,8 @@ const char *carc_option_owner(const carc_game *g, int i);
 int carc_option_duplicate(const carc_game *g, int i);
 
 /* The awards so far (every change of score, in the order they landed):
- * their count, and award i. The pointer is into the game's award log, which
+ * their count, and award i (NULL for the awards before a look-ahead copy:
+ * carc_game_copy_into). The pointer is into the game's award log, which
  * grows: it is valid until the game next changes (carc_advance, carc_draw,
  * carc_choose) or is freed; copy the award to keep it. */
 int carc_awards(const carc_game *g);

@@ -37,6 +37,9 @@
 #define MAX_PLUGINS 16
 #define MAX_HANDLERS 64
 #define NAME_LEN 32
+/* Cells a look-ahead copy notes as changed before it copies them all
+ * again (a placement changes at most 6). */
+#define CELL_JOURNAL 64
 /* Figures a game holds at most: a feature's occupant count (16 bits) and
  * the figure table stay within it. */
 #define MAX_FIGURES 65535
@@ -332,6 +335,8 @@ struct carc_game {
     carc_option *opts;      int nopts, cap_opts;
 
     carc_award *log;        int nlog, cap_log;
+    int log_from;           /* awards before log[0]: a look-ahead copy keeps
+                               only its own (carc_game_copy_into) */
     int score_step;
 
     /* batch of awards being collected (scoring step) */
@@ -349,6 +354,24 @@ struct carc_game {
     bool in_majority;
 
     unsigned char *pstate;  /* plugin state blobs, rules->state_size bytes */
+    /* The sizes the fixed arrays were made with (from the rules): a copy
+     * into another game's memory checks them (carc_game_copy_into). */
+    int made_max_tiles;
+    size_t made_state_size;
+    /* A look-ahead copy restores only the cells that differ (the cells are
+     * a hash table, the largest array, copied whole otherwise). `serial`
+     * names this game's contents (new when it is made, cloned or copied
+     * into). A game's cells change only when it places a tile or is copied
+     * into. With ncell_journal >= 0 (a copy), the cells are those of the
+     * game cells_base when it had cells_base_tiles tiles, except at the
+     * indices in cell_journal (the source's own journal, then every cell
+     * board_place changed since); -1 (a game made or cloned, or a journal
+     * that grew too long): the cells are the game's own. */
+    uint64_t serial;
+    uint64_t cells_base;
+    int cells_base_tiles;
+    int ncell_journal;
+    int32_t cell_journal[CELL_JOURNAL];
 
     uint32_t stamp;         /* for visited marks */
     uint32_t *tile_stamp;   /* per placed tile */
@@ -377,6 +400,10 @@ int rules_figkind(const struct carc_rules *r, const char *name);
 int rules_add_kind(struct carc_rules *r, const char *name, int owner);
 int rules_define_kind(struct carc_rules *r, const char *name, enum carc_completion completion, int flags,
                       int owner);
+/* A plugin (the one registering now) defines a name that another plugin,
+ * first_owner, defined first: noted in r->conflict for the loader to report
+ * with both sources (nothing noted for the kernel's own names). */
+void rules_note_conflict(struct carc_rules *r, const char *what, const char *name, int first_owner);
 int rules_add_mark(struct carc_rules *r, const char *name);
 int rules_add_tmark(struct carc_rules *r, const char *name);
 int rules_add_reason(struct carc_rules *r, const char *name);
@@ -413,6 +440,13 @@ static inline void check_move(carc_game *g)
     if (g->check) check_move_now(g);
 }
 plugin_slot *owner_slot(const carc_game *g, int owner);
+/* Makes dst a copy of src in dst's memory (carc_game_copy_into), without
+ * the award log; with without_pending, also without the pending decision
+ * and its options (carc_game_try answers it). -1, dst unchanged, when out
+ * of memory or the rules differ. */
+int game_copy(carc_game *dst, const carc_game *src, bool without_pending);
+/* A serial never given before (carc_game's serial). */
+uint64_t game_serial_new(void);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int dispatch(carc_game *g, int ev, struct carc_event *e);
 int pile_return_aside(carc_game *g);

@@ -47,7 +47,11 @@ static int pose(carc_game *g, int player, int owner, const char *label, int firs
     d->owner = owner;
     d->first = first;
     d->n = n;
-    snprintf(d->label, sizeof d->label, "%s", label);
+    /* A bounded copy: snprintf's machinery cost an eighth of a random base
+     * game (one decision is posed every turn). */
+    size_t len = strnlen(label, sizeof d->label - 1);
+    memcpy(d->label, label, len);
+    d->label[len] = 0;
     return 0;
 }
 
@@ -113,6 +117,24 @@ void decision_build_end(carc_game *g) { g->building = false; }
 
 /* ---- choosing ---------------------------------------------------------------- */
 
+/* The chosen option, its decision already dropped: its owner applies it,
+ * then option-chosen. */
+static int apply_chosen(carc_game *g, carc_option opt, int player)
+{
+    const plugin_slot *ps = option_owner(g, opt.owner);
+    struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
+    int rc = ps->apply ? ps->apply(&ctx, &opt, player) : -1;
+    if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
+    if (rc < 0 || g->failed) return -1;
+    carc_event e = {0};
+    e.player = player;
+    e.option = &opt;
+    e.tile = opt.tile;
+    if (dispatch(g, CARC_EV_OPTION_CHOSEN, &e) < 0) return -1;
+    check_move(g);
+    return g->failed ? -1 : 0;
+}
+
 int carc_choose(carc_game *g, int index)
 {
     if (!g->ndq || index < 0 || index >= g->dq[0].n) {
@@ -130,19 +152,20 @@ int carc_choose(carc_game *g, int index)
     g->nopts -= d.n;
     for (int i = 0; i < g->ndq; i++)
         if (g->dq[i].first > d.first) g->dq[i].first -= d.n;
+    return apply_chosen(g, opt, d.player);
+}
 
-    const plugin_slot *ps = option_owner(g, opt.owner);
-    struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
-    int rc = ps->apply ? ps->apply(&ctx, &opt, d.player) : -1;
-    if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
-    if (rc < 0 || g->failed) return -1;
-    carc_event e = {0};
-    e.player = d.player;
-    e.option = &opt;
-    e.tile = opt.tile;
-    if (dispatch(g, CARC_EV_OPTION_CHOSEN, &e) < 0) return -1;
-    check_move(g);
-    return g->failed ? -1 : 0;
+int carc_game_try(carc_game *dst, const carc_game *src, int index)
+{
+    if (!src->ndq || index < 0 || index >= src->dq[0].n) {
+        if (game_copy(dst, src, false) < 0) return -2;
+        game_fail(dst, "option %d is not on offer", index);
+        return -1;
+    }
+    carc_option opt = src->opts[src->dq[0].first + index];
+    int player = src->dq[0].player;
+    if (game_copy(dst, src, true) < 0) return -2;
+    return apply_chosen(dst, opt, player);
 }
 
 /* ---- record texts ------------------------------------------------------------ */

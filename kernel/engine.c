@@ -4,6 +4,7 @@
  * answers draws. What the phases do is in base.c (the base game) and the
  * plugins; decisions are in decision.c. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,10 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     g->figs = xcalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
     g->tile_stamp = xcalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
     g->pstate = xcalloc(r->state_size, 1, &oom);
+    g->made_max_tiles = maxt;
+    g->made_state_size = r->state_size;
+    g->serial = game_serial_new();
+    g->ncell_journal = -1;
     if (oom) {
         carc_game_free(g);
         snprintf(err, errn, "out of memory");
@@ -169,11 +174,150 @@ carc_game *carc_game_clone(const carc_game *src)
     CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
     CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
     CLONE_ARRAY(g, src, landing, src->nlanding, src->cap_landing);
+    g->serial = game_serial_new();
+    g->ncell_journal = -1;
     if (!ok) {
         carc_game_free(g);
         return NULL;
     }
     return g;
+}
+
+/* Grows a heap array to at least `need` elements; false when out of memory
+ * (the array is then unchanged). */
+static bool reserve(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap) return true;
+    void *q = realloc(*p, (size_t)need * size);
+    if (!q) return false;
+    *p = q;
+    *cap = need;
+    return true;
+}
+
+/* memcpy of the first `used` elements (none: an array not yet made may be NULL). */
+#define COPY_USED(dst, src, field, used)                                                  \
+    do {                                                                                   \
+        if ((used) > 0) memcpy((dst)->field, (src)->field, (size_t)(used) * sizeof *(src)->field); \
+    } while (0)
+
+uint64_t game_serial_new(void)
+{
+    static _Atomic uint64_t next = 1; /* games are made on several threads (sim --jobs) */
+    return atomic_fetch_add(&next, 1);
+}
+
+/* The arrays a game owns (and their room), which a copy into it keeps. */
+typedef struct game_memory {
+    int16_t *pile, *aside;
+    placed *tiles;
+    cell *cells;
+    frontier_pos *front;
+    node *nodes;
+    figure *figs;
+    uint32_t *tile_stamp;
+    unsigned char *pstate;
+    carc_option *opts;
+    carc_award *log, *batch, *landing;
+    int cap_figs, cap_opts, cap_log, cap_batch, cap_landing;
+} game_memory;
+
+/* What a game's cells are: the cells of the game `base` when it had
+ * `tiles` tiles, except at the n indices of `journal` (core.h). */
+typedef struct cells_origin {
+    uint64_t base;
+    int tiles, n;
+    const int32_t *journal;
+} cells_origin;
+
+static cells_origin cells_origin_of(const carc_game *g)
+{
+    if (g->ncell_journal < 0) return (cells_origin){g->serial, g->ntiles, 0, NULL};
+    return (cells_origin){g->cells_base, g->cells_base_tiles, g->ncell_journal, g->cell_journal};
+}
+
+int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
+{
+    if (dst == src || dst->rules != src->rules || dst->cell_mask != src->cell_mask ||
+        dst->made_max_tiles != src->made_max_tiles || dst->made_state_size != src->made_state_size)
+        return -1;
+    const struct carc_rules *r = src->rules;
+    /* Room first, so that a failure leaves dst as it was. */
+    if (!reserve((void **)&dst->figs, &dst->cap_figs, src->cap_figs, sizeof *dst->figs) ||
+        !reserve((void **)&dst->opts, &dst->cap_opts, src->cap_opts, sizeof *dst->opts) ||
+        !reserve((void **)&dst->batch, &dst->cap_batch, src->cap_batch, sizeof *dst->batch) ||
+        !reserve((void **)&dst->landing, &dst->cap_landing, src->cap_landing, sizeof *dst->landing))
+        return -1;
+    /* The cells: when dst's and src's are the same base's except at their
+     * journals' indices, only those are copied. */
+    cells_origin from = cells_origin_of(src), was = cells_origin_of(dst);
+    if (from.base == was.base && from.tiles == was.tiles && from.n + was.n < src->cell_mask) {
+        for (int i = 0; i < was.n; i++) dst->cells[was.journal[i]] = src->cells[was.journal[i]];
+        for (int i = 0; i < from.n; i++) dst->cells[from.journal[i]] = src->cells[from.journal[i]];
+    } else {
+        COPY_USED(dst, src, cells, src->cell_mask + 1);
+    }
+    game_memory m = {dst->pile, dst->aside, dst->tiles, dst->cells, dst->front, dst->nodes, dst->figs,
+                     dst->tile_stamp, dst->pstate, dst->opts, dst->log, dst->batch, dst->landing,
+                     dst->cap_figs, dst->cap_opts, dst->cap_log, dst->cap_batch, dst->cap_landing};
+    *dst = *src;
+    dst->pile = m.pile;
+    dst->aside = m.aside;
+    dst->tiles = m.tiles;
+    dst->cells = m.cells;
+    dst->front = m.front;
+    dst->nodes = m.nodes;
+    dst->figs = m.figs;
+    dst->cap_figs = m.cap_figs;
+    dst->tile_stamp = m.tile_stamp;
+    dst->pstate = m.pstate;
+    dst->opts = m.opts;
+    dst->cap_opts = m.cap_opts;
+    dst->log = m.log;
+    dst->cap_log = m.cap_log;
+    dst->batch = m.batch;
+    dst->cap_batch = m.cap_batch;
+    dst->landing = m.landing;
+    dst->cap_landing = m.cap_landing;
+    dst->serial = game_serial_new(); /* new contents: a copy made from dst must not count on the old */
+    dst->cells_base = from.base;
+    dst->cells_base_tiles = from.tiles;
+    dst->ncell_journal = from.n; /* src's journal came with the struct */
+    COPY_USED(dst, src, pile, src->npile);
+    COPY_USED(dst, src, aside, src->naside);
+    COPY_USED(dst, src, tiles, src->ntiles);
+    COPY_USED(dst, src, front, src->nfront);
+    COPY_USED(dst, src, nodes, src->nnodes);
+    COPY_USED(dst, src, figs, src->nfigs);
+    COPY_USED(dst, src, tile_stamp, src->ntiles);
+    COPY_USED(dst, src, pstate, r->state_size);
+    COPY_USED(dst, src, batch, src->nbatch);
+    COPY_USED(dst, src, landing, src->nlanding);
+    /* The log only grows and no rule reads it: the copy starts its own. */
+    dst->log_from = src->log_from + src->nlog;
+    dst->nlog = 0;
+    if (!without_pending || !src->ndq) {
+        COPY_USED(dst, src, opts, src->nopts);
+        return 0;
+    }
+    /* The pending decision is answered on the copy: its options (all but
+     * the chosen one, which the caller holds) are not copied. */
+    const decision *d = &src->dq[0];
+    int after = src->nopts - (d->first + d->n);
+    if (d->first > 0) memcpy(dst->opts, src->opts, (size_t)d->first * sizeof *dst->opts);
+    if (after > 0) memcpy(dst->opts + d->first, src->opts + d->first + d->n, (size_t)after * sizeof *dst->opts);
+    dst->nopts = src->nopts - d->n;
+    dst->ndq = src->ndq - 1;
+    for (int i = 0; i < dst->ndq; i++) {
+        dst->dq[i] = src->dq[i + 1];
+        if (dst->dq[i].first > d->first) dst->dq[i].first -= d->n;
+    }
+    return 0;
+}
+
+int carc_game_copy_into(carc_game *dst, const carc_game *src)
+{
+    return game_copy(dst, src, false);
 }
 
 static int cmp_int16(const void *a, const void *b)

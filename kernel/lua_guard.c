@@ -265,21 +265,6 @@ static int g_sort(lua_State *L)
     return call_original(L);
 }
 
-/* setmetatable: Lua runs __gc finalizers with hooks off (lgc.c GCTM), so a
- * finalizer's endless loop escapes the budget and the time limit, at any
- * allocation or when the rules are freed. The sandbox has no finalizers:
- * a metatable with __gc is refused (one added later is never called). */
-static int g_setmetatable(lua_State *L)
-{
-    if (lua_istable(L, 2)) {
-        lua_pushliteral(L, "__gc");
-        int t = lua_rawget(L, 2);
-        lua_pop(L, 1);
-        if (t != LUA_TNIL) return luaL_error(L, "__gc metamethods are not available in the sandbox");
-    }
-    return call_original(L);
-}
-
 typedef struct guard {
     const char *lib, *name;
     lua_CFunction fn;
@@ -293,7 +278,6 @@ static const guard guards[] = {
     {"utf8", "codepoint", g_linear}, {"table", "concat", g_concat},  {"table", "unpack", g_unpack},
     {"table", "move", g_move},      {"table", "insert", g_insert},   {"table", "remove", g_remove},
     {"table", "sort", g_sort},      {NULL, "tonumber", g_linear},    {NULL, "print", g_linear},
-    {NULL, "setmetatable", g_setmetatable},
 };
 
 void lua_guard_install(lua_State *L, int env, lua_guard_charge_fn fn)

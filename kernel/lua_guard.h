@@ -8,8 +8,7 @@
  * those functions in the sandbox's tables with wrappers that first charge
  * the work their arguments ask for to the caller's budget (through charge,
  * which raises the budget error when it runs out) and refuse a pattern whose
- * worst case exceeds LUA_GUARD_PATTERN_STEPS. setmetatable refuses __gc:
- * Lua runs finalizers with hooks off, out of reach of every limit. */
+ * worst case exceeds LUA_GUARD_PATTERN_STEPS. */
 #ifndef CARC_LUA_GUARD_H
 #define CARC_LUA_GUARD_H
 #include <lua.h>

@@ -14,6 +14,7 @@
 #include "api.h"
 #include "core.h"
 #include "lua_guard.h"
+#include "lua_determinism.h"
 #include "plugin.h"
 #include "regular_file.h"
 #include "term_text.h"
@@ -41,8 +42,18 @@ typedef struct kv_store {
 /* What stopped the running call. */
 enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_OUTPUT };
 
+/* Every block the script's state allocates is on a list: what Lua itself
+ * fails to free (Lua 5.4.4 loses luaL_Buffer boxes when a message handler
+ * fails inside another failing one) is freed with the state. */
+typedef struct alloc_block {
+    struct alloc_block *prev, *next;
+} alloc_block;
+
+_Static_assert(sizeof(alloc_block) == 16, "blocks keep malloc's 16-byte alignment");
+
 typedef struct lua_host {
     lua_State *L;
+    alloc_block blocks;     /* the list's head: every block the state holds */
     plugin_slot *ps;
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
@@ -130,24 +141,56 @@ static void mark_stopped(lua_State *L)
 
 /* ---- limits ------------------------------------------------------------------------ */
 
+static void block_unlink(alloc_block *b)
+{
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+}
+
+static void block_link(lua_host *h, alloc_block *b)
+{
+    b->prev = &h->blocks;
+    b->next = h->blocks.next;
+    h->blocks.next->prev = b;
+    h->blocks.next = b;
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     lua_host *h = ud;
     size_t old = ptr ? osize : 0;
+    alloc_block *b = ptr ? (alloc_block *)ptr - 1 : NULL;
     if (nsize == 0) {
-        free(ptr);
+        if (b) {
+            block_unlink(b);
+            free(b);
+        }
         h->mem_used -= old;
         return NULL;
     }
     if (nsize > old && h->mem_used + (nsize - old) > h->mem_limit) return NULL; /* Lua raises "not enough memory" */
-    void *p = realloc(ptr, nsize);
-    if (p) {
-        h->mem_used = h->mem_used - old + nsize;
-        /* Allocating is work the instruction count does not see (one
-         * instruction can copy megabytes); the next hook notices. */
-        if (nsize > old) h->budget -= (long)((nsize - old) / LUA_HOST_ALLOC_BYTES);
+    if (b) block_unlink(b); /* realloc may move it */
+    alloc_block *nb = realloc(b, sizeof *nb + nsize);
+    if (!nb) {
+        if (b) block_link(h, b); /* a failed realloc leaves the block as it was */
+        return NULL;
     }
-    return p;
+    block_link(h, nb);
+    h->mem_used = h->mem_used - old + nsize;
+    /* Allocating is work the instruction count does not see (one
+     * instruction can copy megabytes); the next hook notices. */
+    if (nsize > old) h->budget -= (long)((nsize - old) / LUA_HOST_ALLOC_BYTES);
+    return nb + 1;
+}
+
+/* Frees the blocks lua_close left. */
+static void free_lost_blocks(lua_host *h)
+{
+    while (h->blocks.next != &h->blocks) {
+        alloc_block *b = h->blocks.next;
+        block_unlink(b);
+        free(b);
+    }
 }
 
 static double clock_s(clockid_t id)
@@ -448,9 +491,33 @@ static void push_lent(lua_State *L, int *ref, int fields)
     }
     lua_createtable(L, 0, fields);
     if (ref) {
+        /* Kept from call to call: only carc's own fields can be set. */
+        lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent");
+        lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
         *ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+}
+
+/* __newindex of the tables lent from call to call: a field of the script's
+ * own there would be seen by its next call, in another game or in a bot's
+ * trial move. carc's fields (nil for this call) can be set. */
+static int lent_newindex(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    for (int i = 0; k && i < NKEYS; i++) {
+        if (strcmp(k, key_names[i]) == 0) {
+            lua_settop(L, 3);
+            lua_rawset(L, 1);
+            return 0;
+        }
+    }
+    luaL_where(L, 1);
+    lua_pushfstring(L, "the table carc gives this call has no field '%s' (it is given again to later calls): "
+                       "keep game state in carc.state",
+                    k ? k : luaL_typename(L, 2));
+    lua_concat(L, 2);
+    return lua_error(L);
 }
 
 /* The lent tables of the call running now, NULL past the reuse depth. */
@@ -481,6 +548,8 @@ static void lend_option(lua_State *L, const carc_option *o)
 {
     push_lent(L, LENT(host_of(L), option), 8);
     fill_option(L, o);
+    lua_pushnil(L); /* set again by a handler's event: not left from an earlier call */
+    set_top(L, K_mine);
 }
 
 /* t[key] as an int, def when absent; raw read: a value carc reads back does
@@ -1454,7 +1523,7 @@ static int l_print(lua_State *L)
     for (int i = 1; i <= n; i++) {
         size_t len;
         luaL_addchar(&b, ' ');
-        luaL_tolstring(L, i, &len); /* __tostring runs under the call's limits */
+        lua_determinism_tostring(L, i, &len); /* __tostring runs under the call's limits */
         charge(L, 1 + (double)len / 16);
         if (h->printed + luaL_bufflen(&b) + len > LUA_HOST_PRINT_CALL ||
             (s && s->printed + luaL_bufflen(&b) + len > LUA_HOST_PRINT_GAME))
@@ -1543,19 +1612,6 @@ static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn)
     lua_setfield(L, t, name);
 }
 
-/* rawset on the globals would get round their being read-only. */
-static int sandbox_rawset(lua_State *L)
-{
-    if (host_of(L)->closed) {
-        lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
-        bool globals = lua_rawequal(L, 1, -1);
-        lua_pop(L, 1);
-        if (globals)
-            return luaL_error(L, "rawset cannot set a global after the script has loaded: keep game state in carc.state");
-    }
-    return call_upvalue(L);
-}
-
 /* Builds the sandbox environment on the stack top. */
 static void build_env(lua_State *L)
 {
@@ -1579,7 +1635,6 @@ static void build_env(lua_State *L)
     wrap_field(L, -1, "close", sandbox_coclose);
     lua_pop(L, 1);
     wrap_field(L, env, "xpcall", sandbox_xpcall);
-    wrap_field(L, env, "rawset", sandbox_rawset);
     lua_getfield(L, env, "math");
     lua_pushcfunction(L, l_random);
     lua_setfield(L, -2, "random");
@@ -1588,6 +1643,7 @@ static void build_env(lua_State *L)
     lua_pop(L, 1);
     lua_pushcfunction(L, l_print);
     lua_setfield(L, env, "print");
+    lua_determinism_install(L, env, charge);
     lua_guard_install(L, env, charge);
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
@@ -1629,62 +1685,25 @@ static const char wrap_src[] =
     "  end\n"
     "end\n";
 
-/* After loading, globals are read-only: game state belongs in carc.state. */
-static int env_newindex(lua_State *L)
-{
-    return luaL_error(L, "global '%s' cannot be set after the script has loaded: keep game state in carc.state",
-                      lua_tostring(L, 2) ? lua_tostring(L, 2) : "?");
-}
-
-/* After loading, the globals move into a table behind the environment,
- * which stays empty: reading a global still works, but every assignment to
- * one, new or existing, goes through __newindex and fails. Game state that
- * lived in globals would be shared by every game and lost by clones. */
-static void freeze_globals(lua_State *L)
-{
-    lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
-    int env = lua_gettop(L);
-    lua_newtable(L);
-    int backing = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, env)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, backing);
-    }
-    lua_pushnil(L);
-    while (lua_next(L, backing)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_pushnil(L);
-        lua_rawset(L, env);
-    }
-    lua_newtable(L);
-    lua_pushvalue(L, backing);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, env_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushliteral(L, "the sandbox's globals");
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, env);
-    lua_settop(L, env - 1);
-}
-
 static void host_unload(void *user)
 {
     lua_host *h = user;
     if (!h) return;
     if (h->L) lua_close(h->L);
+    free_lost_blocks(h);
     free(h);
 }
 
-/* The top level, then the globals frozen: both under the call's protection
- * (a script that filled its memory makes the freezing fail, not carc). */
+/* The top level, then what it made frozen (lua_determinism.h): both under
+ * the call's protection (a script that filled its memory makes the freezing
+ * fail, not carc). */
 static int top_level_body(lua_State *L, host_call *c)
 {
     (void)c;
     lua_call(L, 0, 0);
-    freeze_globals(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, "carc.env");
+    lua_determinism_freeze(L, -1, host_of(L)->ps->path);
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -1743,6 +1762,13 @@ static int setup(lua_State *L)
     lua_getfield(L, -3, "string");
     lua_setfield(L, -2, "__index");
     lua_pop(L, 2);
+    lua_determinism_mark_known(L, -1);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, lent_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "carc's table");
+    lua_setfield(L, -2, "__metatable");
+    lua_setfield(L, LUA_REGISTRYINDEX, "carc.lent");
     lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
     lua_host *h = host_of(L);
     for (int k = 0; k < NKEYS; k++) {
@@ -1764,6 +1790,7 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
         return -1;
     }
     h->mem_limit = LUA_HOST_MEMORY;
+    h->blocks.prev = h->blocks.next = &h->blocks;
     h->ps = ps;
     h->format_ref = h->apply_ref = h->init_ref = LUA_NOREF;
     for (int d = 0; d < LUA_HOST_LENT_DEPTH; d++) h->lent[d].ev = h->lent[d].award = h->lent[d].option = LUA_NOREF;

@@ -84,6 +84,9 @@ int plugin_register(struct carc_rules *r, plugin_slot *ps, int (*init)(carc_ctx 
     r->registering = 0;
     if (rc != 0) {
         snprintf(err, errn, "%s: init failed%s%s", ps->name, r->reg_error[0] ? ": " : "", r->reg_error);
+        /* Back as they were, but for a clash with another plugin's name,
+         * which the loader reports naming both (rules_note_conflict). */
+        memcpy(saved->conflict, r->conflict, sizeof saved->conflict);
         *r = *saved;
         free(saved);
         return -1;

@@ -51,8 +51,12 @@ const carc_option *carc_option_at(const carc_game *g, int i)
 
 /* ---- awards ------------------------------------------------------------------------- */
 
-int carc_awards(const carc_game *g) { return g->nlog; }
-const carc_award *carc_award_at(const carc_game *g, int i) { return i >= 0 && i < g->nlog ? &g->log[i] : NULL; }
+int carc_awards(const carc_game *g) { return g->log_from + g->nlog; }
+const carc_award *carc_award_at(const carc_game *g, int i)
+{
+    i -= g->log_from; /* a look-ahead copy keeps only its own awards */
+    return i >= 0 && i < g->nlog ? &g->log[i] : NULL;
+}
 int carc_events(const carc_game *g) { return carc_awards(g); }
 const carc_award *carc_event_at(const carc_game *g, int i) { return carc_award_at(g, i); }
 

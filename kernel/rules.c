@@ -45,15 +45,20 @@ bool rules_name_is_record_safe(const char *s)
     return true;
 }
 
+void rules_note_conflict(struct carc_rules *r, const char *what, const char *name, int first_owner)
+{
+    int by = r->registering;
+    if (by > 0 && first_owner > 0 && first_owner != by && !r->conflict[0])
+        snprintf(r->conflict, sizeof r->conflict, "the %s '%s' is defined by both %s and %s", what, name,
+                 r->plugins[first_owner - 1]->name, r->plugins[by - 1]->name);
+}
+
 static int add_name(struct carc_rules *r, char (*names)[NAME_LEN], int *owner, int *n, int max, const char *name,
                     const char *what)
 {
     int i = find_name(names, *n, name);
     if (i >= 0) {
-        int by = r->registering;
-        if (by > 0 && owner[i] > 0 && owner[i] != by && !r->conflict[0])
-            snprintf(r->conflict, sizeof r->conflict, "the %s '%s' is defined by both %s and %s", what, name,
-                     r->plugins[owner[i] - 1]->name, r->plugins[by - 1]->name);
+        rules_note_conflict(r, what, name, owner[i]);
         return i; /* the kernel's own names (pennant, road, ...) are everyone's */
     }
     if (*n >= max || !rules_name_is_record_safe(name)) return -1;
@@ -160,8 +165,10 @@ int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, 
     }
     int64_t mask = def->stands_on && *def->stands_on ? kinds_mask(r, def->stands_on, err, errn) : 0;
     if (mask < 0) return -1;
-    if (rules_figkind(r, def->name) >= 0) {
-        snprintf(err, errn, "define_figure: the figure kind %s exists", def->name);
+    int existing = rules_figkind(r, def->name);
+    if (existing >= 0) {
+        rules_note_conflict(r, "figure kind", def->name, r->figkinds[existing].owner);
+        snprintf(err, errn, "define_figure: the figure kind '%s' is defined already", def->name);
         return -1;
     }
     if (r->nfigkinds >= MAX_FIGKINDS) {

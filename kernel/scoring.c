@@ -566,20 +566,76 @@ void score_farms(carc_game *g)
     dispatch(g, CARC_EV_SCORE_STEP_END, &e);
 }
 
+/* A feature held by followers, and each player's strength on it. */
+typedef struct held_feature {
+    int root;
+    int strength[CARC_MAX_PLAYERS];
+} held_feature;
+
+/* The features followers stand on (the roots whose occupant count is not
+ * 0), in ascending root order, with each player's strength: one pass over
+ * the figures instead of one a feature. Returns how many, or -1 when out of
+ * memory; *held is `local` or a heap array the caller frees. */
+static int held_features(const carc_game *g, held_feature *local, int nlocal, held_feature **held)
+{
+    int n = 0, cap = nlocal;
+    held_feature *h = local;
+    for (int f = 0; f < g->nfigs; f++) {
+        const figure *fg = &g->figs[f];
+        if (fg->where != CARC_AT_SEGMENT) continue;
+        const figkind_def *k = &g->rules->figkinds[fg->kind];
+        if (!k->follower) continue;
+        int root = feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg), i = n;
+        while (i > 0 && h[i - 1].root > root) i--; /* kept sorted: insertion */
+        if (i == 0 || h[i - 1].root != root) {
+            if (n == cap) {
+                cap *= 2;
+                held_feature *bigger = h == local ? malloc((size_t)cap * sizeof *h) : realloc(h, (size_t)cap * sizeof *h);
+                if (!bigger) {
+                    if (h != local) free(h);
+                    return -1;
+                }
+                if (h == local) memcpy(bigger, local, (size_t)n * sizeof *h);
+                h = bigger;
+            }
+            memmove(&h[i + 1], &h[i], (size_t)(n - i) * sizeof *h);
+            memset(&h[i], 0, sizeof *h);
+            h[i].root = root;
+            n++;
+            i++;
+        }
+        if (fg->seat >= 0) h[i - 1].strength[fg->seat] += k->strength > 0 ? k->strength : 1;
+    }
+    *held = h;
+    return n;
+}
+
 void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS])
 {
-    for (int i = 0; i < g->nnodes; i++) {
-        node *n = &g->nodes[i];
-        if (n->parent != i || !n->occupants || (n->flags & NODE_SCORED)) continue;
-        const kind_def *k = &g->rules->kinds[n->kind];
-        if (!k->kernel_scored && n->kind != CARC_KIND_FIELD) continue;
-        if (n->kind == CARC_KIND_FIELD && g->rules->k.farm_scoring == FARM_NONE) continue;
-        int counts[CARC_MAX_PLAYERS], best = 0;
-        feat_strengths(g, i, counts);
+    /* Every feature followers hold, in root order (the order the values are
+     * asked in, feature-value handlers included, as when every node was
+     * looked at): the players with the greatest strength (BASE-18) each
+     * count what it would pay now. */
+    held_feature local[64], *held;
+    int n = held_features(g, local, 64, &held);
+    if (n < 0) {
+        game_fail(g, "out of memory");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int root = held[i].root;
+        const node *nd = &g->nodes[root];
+        if (nd->flags & NODE_SCORED) continue;
+        const kind_def *k = &g->rules->kinds[nd->kind];
+        if (!k->kernel_scored && nd->kind != CARC_KIND_FIELD) continue;
+        if (nd->kind == CARC_KIND_FIELD && g->rules->k.farm_scoring == FARM_NONE) continue;
+        const int *counts = held[i].strength;
+        int best = 0;
         for (int p = 0; p < g->nplayers; p++)
             if (counts[p] > best) best = counts[p];
-        int v = feature_value(g, i, false);
+        int v = feature_value(g, root, false);
         for (int p = 0; p < g->nplayers; p++)
             if (counts[p] == best) out[p] += v;
     }
+    if (held != local) free(held);
 }

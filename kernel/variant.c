@@ -145,32 +145,6 @@ static void tileset_twice(const struct carc_rules *r, const spec_item *it, char 
     }
 }
 
-/* A plugin refused a figure kind or segment kind that exists: say which
- * plugin (and module) defined it first. */
-static void defined_before(const struct carc_rules *r, const composition *c, char *msg, size_t n)
-{
-    bool fig = strstr(msg, "define_figure") != NULL, kind = strstr(msg, "define_kind") != NULL;
-    if (!fig && !kind) return;
-    size_t u = strlen(msg);
-    snprintf(msg + u, n - u, " (defined before it:");
-    int count = fig ? r->nfigkinds : r->nkinds;
-    for (int i = 0; i < count; i++) {
-        int owner = fig ? r->figkinds[i].owner : r->kinds[i].owner;
-        const char *name = fig ? r->figkinds[i].name : r->kinds[i].name;
-        if (owner <= 0 || owner > r->nplugins) continue;
-        const char *by = r->plugins[owner - 1]->name;
-        const spec_item *it = item_named(c, by);
-        u = strlen(msg);
-        snprintf(msg + u, n - u, " %s by %s%s%s%s", name, by, it ? " of module " : "",
-                 it ? comp_module_label(c, it->module) : "", ",");
-    }
-    u = strlen(msg);
-    if (msg[u - 1] == ',') msg[u - 1] = 0;
-    else if (msg[u - 1] == ':') snprintf(msg + u, n - u, " only the kernel's");
-    u = strlen(msg);
-    snprintf(msg + u, n - u, "; one name with two meanings cannot be combined)");
-}
-
 static int load_items(struct carc_rules *r, const composition *c, char *err, size_t errn)
 {
     char msg[1200], dir[512];
@@ -185,16 +159,16 @@ static int load_items(struct carc_rules *r, const composition *c, char *err, siz
                 char *slash = strrchr(dir, '/');
                 if (slash) *slash = 0;
                 rc = plugin_load_entry(r, it->value, dir, msg, sizeof msg);
-                if (rc < 0) defined_before(r, c, msg, sizeof msg);
             } else if (want == IT_SCRIPT) {
                 rc = script_load(r, it->value, msg, sizeof msg);
-                if (rc < 0) defined_before(r, c, msg, sizeof msg);
             } else {
                 rc = tileset_load(r, it->value, msg, sizeof msg);
                 if (rc < 0 && strstr(msg, "loaded twice")) tileset_twice(r, it, msg, sizeof msg);
             }
-            if (rc < 0) return at(c, err, errn, it, msg);
+            /* A name another plugin defined first: both named, whatever the
+             * refused call's own message and traceback said. */
             if (r->conflict[0]) return clash(c, r, err, errn);
+            if (rc < 0) return at(c, err, errn, it, msg);
         }
     }
     return 0;

@@ -25,7 +25,12 @@
 --
 -- State (carc.state): fig = the Ark's figure id once placed; temple = a
 -- temple tile is on the board; np, p1..p8 = cities completed this turn while
--- the Ark waits, pp = the player who completed them.
+-- the Ark waits, pp = the player who completed them. Read once when the game
+-- is set up (answers of the rules, the same all game long, so the handlers
+-- read one state entry instead of asking): tk = the temple kind (nil: these
+-- rules have none), fk = the follower figure kinds as a bit mask, ms =
+-- ark.max-steps, nt = ark.needs-temple is yes, tb = ark.temple-bonus.
+
 
 local ARK = carc.define_figure("ark", 0, {})
 local REASON = carc.define_reason("ark")
@@ -36,23 +41,25 @@ carc.option_int("max-steps", 5, 1, 8, "most steps of one Ark move (ARK-18)")
 
 local CITY = carc.kind("city")
 local OPT_MOVE, OPT_PLACE = 1, 2
-local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
+local AT_SEGMENT, AT_TILE, FOLLOWER = carc.AT_SEGMENT, carc.AT_TILE, carc.FIGURE_FOLLOWER
 local MAX_PENDING = 8
 local DIRS = { [0] = "N", "E", "S", "W" }
 local DX = { [0] = 0, 1, 0, -1 }
 local DY = { [0] = -1, 0, 1, 0 }
+local S = carc.state
+local offer, tile_at, tile_pos, award = carc.offer, carc.tile_at, carc.tile_pos, carc.award
+local each_figure_on = carc.each_figure_on
 
-local function has_temple(t)
-  local temple = carc.kind("temple")
-  if temple < 0 then return false end
+-- Whether tile t has a segment of the temple kind tk.
+local function has_temple(t, tk)
   for s = 0, carc.segments(t) - 1 do
-    if carc.segment_kind(t, s) == temple then return true end
+    if carc.segment_kind(t, s) == tk then return true end
   end
   return false
 end
 
 local function ark_tile()
-  local id = carc.state.fig
+  local id = S.fig
   if id == nil then return nil end
   local kind, _, where, tile = carc.figure_fields(id)
   if kind ~= ARK or where ~= AT_TILE then carc.fail("the Ark's figure is missing") end
@@ -60,44 +67,57 @@ local function ark_tile()
 end
 
 carc.game_init(function()
-  for t = 0, carc.tiles() - 1 do
-    if has_temple(t) then carc.state.temple = true end
+  local tk = carc.kind("temple")
+  if tk >= 0 then
+    S.tk = tk
+    for t = 0, carc.tiles() - 1 do
+      if has_temple(t, tk) then S.temple = true end
+    end
   end
+  local fk = 0
+  for k = 0, 62 do
+    local flags = carc.figure_kind_flags(k)
+    if flags < 0 then break end
+    if flags & FOLLOWER ~= 0 then fk = fk | (1 << k) end
+  end
+  S.fk = fk
+  S.ms = carc.option("max-steps")
+  S.nt = carc.option("needs-temple") == 1
+  S.tb = carc.option("temple-bonus")
 end)
 
 carc.on("tile-placed", function(ev)
-  if not carc.state.temple and has_temple(ev.tile) then carc.state.temple = true end
+  local tk = S.tk
+  if tk ~= nil and not S.temple and has_temple(ev.tile, tk) then S.temple = true end
 end)
 
 -- ARK-17: remember the cities completed while the Ark is not on the board.
 carc.on("feature-completed", function(ev)
-  local s = carc.state
-  if s.fig ~= nil or carc.feature_kind(ev.feature) ~= CITY then return end
-  local n = s.np or 0
+  if S.fig ~= nil or carc.feature_kind(ev.feature) ~= CITY then return end
+  local n = S.np or 0
   if n >= MAX_PENDING then return end
   n = n + 1
-  s["p" .. n] = ev.feature
-  s.np = n
-  s.pp = ev.player
+  S["p" .. n] = ev.feature
+  S.np = n
+  S.pp = ev.player
 end)
 
 -- After the turn's scoring: the completing player puts the Ark on a tile of
 -- one of those cities.
 carc.add_phase("ark-place", "after", "score", function(step)
-  local s = carc.state
-  local n = s.np or 0
-  if step > 0 or n == 0 or s.fig ~= nil then
-    for i = 1, n do s["p" .. i] = nil end
-    s.np = nil
+  local n = S.np or 0
+  if step > 0 or n == 0 or S.fig ~= nil then
+    for i = 1, n do S["p" .. i] = nil end
+    S.np = nil
     return "done"
   end
   local seen, tiles = {}, {}
   for i = 1, n do
-    for _, ts in ipairs(carc.feature_segments(s["p" .. i])) do
+    for _, ts in ipairs(carc.feature_segments(S["p" .. i])) do
       local t = ts[1]
       if not seen[t] then
         seen[t] = true
-        local x, y = carc.tile_pos(t)
+        local x, y = tile_pos(t)
         tiles[#tiles + 1] = { t = t, x = x, y = y }
       end
     end
@@ -108,32 +128,35 @@ carc.add_phase("ark-place", "after", "score", function(step)
   end)
   local opts = {}
   for i, e in ipairs(tiles) do opts[i] = { code = OPT_PLACE, tile = e.t, a = e.x, b = e.y } end
-  carc.ask(s.pp, "ark-place", opts)
+  carc.ask(S.pp, "ark-place", opts)
   return "again"
 end)
 
 -- ARK-18: every path of 1 to max-steps steps over placed tiles that never
 -- enters a visited tile (the start included), in depth-first order N E S W.
--- Positions are keyed x * 4096 + y (coordinates stay far below 2048).
-local offer, tile_at = carc.offer, carc.tile_at
-local function walk(x, y, depth, code, max, visited, placed)
+-- A position is one integer, x * 65536 + y (coordinates are 16-bit), so a
+-- step is one addition (STEP[d]). cell[k] says what is known of position k:
+-- nil not asked yet, 0 no tile, 1 a tile, 2 a tile on the path being walked
+-- (one table read a direction; the board is asked once a position). The
+-- option goes to carc.offer as arguments: no table per path.
+local STEP = { [0] = -1, 65536, 1, -65536 }
+local function walk(k, depth, shift, code, max, cell)
+  local next_depth = depth + 1
   for d = 0, 3 do
-    local nx, ny = x + DX[d], y + DY[d]
-    local k = nx * 4096 + ny
-    if not visited[k] then
-      local p = placed[k]
-      if p == nil then
-        p = tile_at(nx, ny) >= 0
-        placed[k] = p
-      end
-      if p then
-        local c = code | (d << (2 * depth))
-        offer(OPT_MOVE, -1, -1, c, depth + 1) -- as arguments: no table to read back
-        if depth + 1 < max then
-          visited[k] = true
-          walk(nx, ny, depth + 1, c, max, visited, placed)
-          visited[k] = nil
-        end
+    local nk = k + STEP[d]
+    local v = cell[nk]
+    if v == nil then
+      local x = (nk + 32768) // 65536
+      v = tile_at(x, nk - x * 65536) >= 0 and 1 or 0
+      cell[nk] = v
+    end
+    if v == 1 then
+      local c = code | (d << shift)
+      offer(OPT_MOVE, -1, -1, c, next_depth)
+      if next_depth < max then
+        cell[nk] = 2
+        walk(nk, next_depth, shift + 2, c, max, cell)
+        cell[nk] = 1
       end
     end
   end
@@ -142,9 +165,10 @@ end
 carc.on("action-offer", function(ev)
   local start = ark_tile()
   if start == nil then return end
-  if carc.option("needs-temple") == 1 and not carc.state.temple then return end
-  local x0, y0 = carc.tile_pos(start)
-  walk(x0, y0, 0, 0, carc.option("max-steps"), { [x0 * 4096 + y0] = true }, {})
+  if S.nt and not S.temple then return end
+  local x0, y0 = tile_pos(start)
+  local k0 = x0 * 65536 + y0
+  walk(k0, 0, 0, 0, S.ms, { [k0] = 2 })
 end)
 
 carc.format(function(o)
@@ -157,53 +181,43 @@ carc.format(function(o)
   return "ark?"
 end)
 
-local each_figure_on, award = carc.each_figure_on, carc.award
-
--- Whether figure kind k is a follower (kinds belong to the rules: the same
--- in every game, so the answer is kept).
-local follower_kind = {}
-local function is_follower(k)
-  local v = follower_kind[k]
-  if v == nil then
-    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
-    follower_kind[k] = v
-  end
-  return v
-end
+-- ARK-19: one point per follower (any follower kind, each figure one point
+-- whatever its strength) on the segments of each tile entered, tile by tile
+-- in path order, figures in id order; the whole move one scoring step. The
+-- greedy bot tries every move: nothing is built here, and the rules'
+-- answers come from the state read once a move.
 local function move(o, player)
   local start = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
-  local bonus = carc.option("temple-bonus")
-  local x, y = carc.tile_pos(start)
+  local bonus, tk, fk = S.tb, S.tk, S.fk
+  local x, y = tile_pos(start)
   local t = start
+  local path = o.a
   carc.step_begin()
   for i = 0, o.b - 1 do
-    local d = (o.a >> (2 * i)) & 3
+    local d = (path >> (2 * i)) & 3
     x, y = x + DX[d], y + DY[d]
-    t = carc.tile_at(x, y)
+    t = tile_at(x, y)
     if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
-    -- the followers on the tile's segments (any follower kind; each figure
-    -- one point whatever its strength), in id order (greedy bots try every
-    -- move: nothing is built here)
     for _, kind, owner, where in each_figure_on(t) do
-      if where == AT_SEGMENT and is_follower(kind) then award(owner, 1, REASON) end
+      if where == AT_SEGMENT and (fk >> kind) & 1 == 1 then award(owner, 1, REASON) end
     end
-    if bonus > 0 and has_temple(t) then
-      carc.award(player, bonus, REASON)
+    if bonus > 0 and tk ~= nil and has_temple(t, tk) then
+      award(player, bonus, REASON)
       bonus = 0
     end
   end
-  carc.figure_move(carc.state.fig, "tile", t)
+  carc.figure_move(S.fig, AT_TILE, t)
   carc.step_end()
 end
 
 local function place(o, player)
-  if carc.state.fig ~= nil then carc.fail("the Ark is on the board already") end
-  carc.state.fig = carc.figure_place(ARK, -1, "tile", o.tile, -1, 0, false)
+  if S.fig ~= nil then carc.fail("the Ark is on the board already") end
+  S.fig = carc.figure_place(ARK, -1, AT_TILE, o.tile, -1, 0, false)
   local bonus = carc.option("place-bonus")
   if bonus > 0 then
     carc.step_begin()
-    carc.award(player, bonus, REASON)
+    award(player, bonus, REASON)
     carc.step_end()
   end
 end

@@ -60,16 +60,10 @@ end
 local each_figure, offer, feature = carc.each_figure, carc.offer, carc.feature
 
 -- Whether figure kind k is a follower (any follower kind: the Prophet, a
--- large follower, ...), by the kind's flags. Kinds belong to the rules, the
--- same in every game: the answer is kept.
-local follower_kind = {}
+-- large follower, ...), by the kind's flags.
+local kind_flags, FOLLOWER = carc.figure_kind_flags, carc.FIGURE_FOLLOWER
 local function is_follower(k)
-  local v = follower_kind[k]
-  if v == nil then
-    v = (carc.figure_kind_flags(k) & carc.FIGURE_FOLLOWER) ~= 0
-    follower_kind[k] = v
-  end
-  return v
+  return (kind_flags(k) & FOLLOWER) ~= 0
 end
 
 -- FAIRY-2, FAIRY-7: the moves on offer in the action decision.

@@ -127,6 +127,26 @@ if [ -s "$T/jobs1.json" ] && cmp -s "$T/jobs1.json" "$T/jobs2.json"; then
 else
     fail "sim --jobs 2 gives the whole report of --jobs 1 (time aside)" "$(cat "$T/jobs1.json" "$T/jobs2.json")"
 fi
+# The same with scripts (docs/security.md, "A game depends on the game
+# alone"): one Lua state serves every game of a thread and the greedy bot's
+# trial moves, yet --jobs changes nothing and every record replays.
+for v in princess-dragon robbers traders-builders; do
+    rm -rf "$T/lua-rec-1" "$T/lua-rec-2"
+    run "$CARC" sim --variant "$v" --players greedy,random --games 6 --seed 5 --jobs 1 --json --records "$T/lua-rec-1"
+    sed 's/"seconds": [0-9.]*, //' "$T/out" >"$T/lua-jobs1.json"
+    run "$CARC" sim --variant "$v" --players greedy,random --games 6 --seed 5 --jobs 2 --json --records "$T/lua-rec-2"
+    sed 's/"seconds": [0-9.]*, //' "$T/out" >"$T/lua-jobs2.json"
+    if [ -s "$T/lua-jobs1.json" ] && cmp -s "$T/lua-jobs1.json" "$T/lua-jobs2.json" &&
+        diff -r "$T/lua-rec-1" "$T/lua-rec-2" >/dev/null; then
+        pass "$v: sim --jobs 2 gives the report and records of --jobs 1"
+    else
+        fail "$v: sim --jobs 2 gives the report and records of --jobs 1" "$(diff "$T/lua-jobs1.json" "$T/lua-jobs2.json" | head -c 400)"
+    fi
+    bad=
+    for r in "$T"/lua-rec-1/*.rec; do "$CARC" replay "$r" >/dev/null 2>&1 || bad="$bad $(basename "$r")"; done
+    if [ -z "$bad" ] && [ -n "$(ls "$T"/lua-rec-1/*.rec 2>/dev/null)" ]; then pass "$v: every greedy game's record replays"
+    else fail "$v: every greedy game's record replays" "not replaying:$bad"; fi
+done
 
 # ---- carc replay ---------------------------------------------------------------
 
@@ -655,6 +675,11 @@ check "carc serve --resume of a missing file fails" 1 "cannot open" "$CARC" serv
 # serve_up ARGS...: starts carc serve in the background; SERVE_PID, and the
 # port it printed in SERVE_PORT ("" when it printed none within 5 s).
 serve_up() {
+    # Emptied here, not only by the redirection below: that happens in the
+    # background child, and until then the loop would read the last server's
+    # address.
+    : >"$T/serve.out"
+    : >"$T/serve.err"
     "$CARC" serve --port 0 --save-dir "$T" "$@" >"$T/serve.out" 2>"$T/serve.err" &
     SERVE_PID=$!
     SERVE_PORT=
@@ -732,6 +757,11 @@ check "greedy:trained uses the shipped weights" 0 "greedy:trained" \
     "$CARC" tournament --players greedy:trained,greedy --games 4
 printf '[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1\n' >"$T/bad.ini"
 check "a bad weights file is named with its line" 2 "bad.ini:5:" "$CARC" sim --players "greedy:eval=$T/bad.ini"
+if "$CARC" sim --players "greedy:eval=$T/bad.ini" 2>&1 | grep -q "did you mean"; then
+    fail "a bad weights file suggests no other agent" "$("$CARC" sim --players "greedy:eval=$T/bad.ini" 2>&1)"
+else
+    pass "a bad weights file suggests no other agent"
+fi
 { cat "$T/w1.ini"; echo "hand.pig = 1 1"; } >"$T/pig.ini"
 check "weights naming a figure the rules lack are refused" 1 "trained for other rules" \
     "$CARC" sim --players "greedy:eval=$T/pig.ini,greedy" --games 1

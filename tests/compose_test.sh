@@ -79,8 +79,22 @@ check "combine: one mark defined by two modules is refused, naming both" 1 "defi
 printf 'carc.define_figure("mayor", 1, {})\n' >"$T/mayor1.lua"
 printf 'carc.define_figure("mayor", 1, {})\n' >"$T/mayor2.lua"
 printf '[variant]\ninclude = base\n[plugins]\nscripts = mayor1.lua mayor2.lua\n' >"$T/mayors.ini"
-check "combine: one figure kind defined twice names who defined it first" 1 "mayor by mayor1" \
+check "combine: one figure kind defined twice names both" 1 \
+    "the figure kind 'mayor' is defined by both mayor1 and mayor2 (mayor1 from module mayors" \
     "$CARC" variant show "$T/mayors.ini"
+printf 'carc.define_kind("moat", "never")\n' >"$T/moat1.lua"
+printf 'carc.define_kind("moat", "never")\n' >"$T/moat2.lua"
+printf '[variant]\ninclude = base\n[plugins]\nscripts = moat1.lua\n' >"$T/moat1.ini"
+printf '[variant]\ninclude = base\n[plugins]\nscripts = moat2.lua\n' >"$T/moat2.ini"
+check "combine: one segment kind defined by two modules names both, with their files" 1 \
+    "the kind 'moat' is defined by both moat1 and moat2 (moat1 from module" \
+    "$CARC" variant show "$T/moat1.ini+$T/moat2.ini"
+check "combine: ... and says they cannot be combined" 1 "so these two cannot be combined" \
+    "$CARC" variant show "$T/moat1.ini+$T/moat2.ini"
+printf 'carc.define_kind("road", "never")\n' >"$T/road.lua"
+printf '[variant]\ninclude = base\n[plugins]\nscripts = road.lua\n' >"$T/road.ini"
+check "combine: a kind of the kernel's defined again is refused as the kernel's" 1 \
+    "define_kind: 'road' is one of the kernel's kinds" "$CARC" variant show "$T/road.ini"
 check "combine: an option of a module not in the variant says how to add it" 1 \
     "fairy is not in this variant; add it with \`--variant base+fairy\`" \
     "$CARC" sim --option fairy.turn-bonus=2 --games 1
@@ -300,6 +314,32 @@ for s in "$T"/snip-*.ini; do
     fi
 done
 [ "$k" -ge 8 ] && pass "docs snippets: $k ini blocks found" || fail "docs snippets" "only $k ini blocks found"
+
+# ---- 10. every ```lua snippet of docs/*.md loads and plays -------------------------------------
+# A snippet that is only part of a script says so on the line before it
+# ("<!-- fragment ... -->"); every other one is a whole script, run in the
+# base rules for two games.
+k=0
+for doc in docs/*.md; do
+    awk -v out="$T/luasnip" -v doc="$(basename "$doc" .md)" '
+        /^<!-- fragment/ { skip = 1; next }
+        /^```lua[ \t]*$/ { n++; if (!skip) { f = sprintf("%s-%s-%d.lua", out, doc, n); grab = 1; printf "" > f } skip = 0; next }
+        grab && /^```/ { grab = 0; close(f); next }
+        grab { print >> f; next }
+        { skip = 0 }' "$doc"
+done
+for s in "$T"/luasnip-*.lua; do
+    [ -f "$s" ] || continue
+    k=$((k + 1))
+    name=$(basename "$s" .lua)
+    printf '[variant]\nname = %s\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n' "$name" "$s" >"$T/$name.ini"
+    if $CARC sim --variant "$T/$name.ini" --games 2 --seed 1 >"$T/out" 2>"$T/err"; then
+        pass "docs Lua snippet plays: ${name#luasnip-}"
+    else
+        fail "docs Lua snippet plays: ${name#luasnip-}" "$(head -c 300 "$T/err")"
+    fi
+done
+[ "$k" -ge 10 ] && pass "docs snippets: $k whole Lua scripts found" || fail "docs Lua snippets" "only $k found"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

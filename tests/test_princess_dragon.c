@@ -302,9 +302,10 @@ static void test_bad_options(void **state)
         if (!strstr(err, key)) fail_msg("error for %s does not name the option: %s", bad[i], err);
     }
     const char *good[] = {"princess-dragon.dragon-steps=0", "princess-dragon.fairy-protection=no-eat",
-                          "princess-dragon.early-dragon-tile=reshuffle-now", "fairy.placement=on-tile"};
+                          "princess-dragon.early-dragon-tile=reshuffle-now", "fairy.placement=on-tile",
+                          "princess-dragon.dragon-eats=followers"};
     char err[1024];
-    carc_rules *r = carc_variant_load("princess-dragon", good, 4, err, sizeof err);
+    carc_rules *r = carc_variant_load("princess-dragon", good, 5, err, sizeof err);
     if (!r) fail_msg("%s", err);
     carc_rules_free(r);
 }
@@ -317,8 +318,9 @@ static void test_option_games(void **state)
         {"princess-dragon.dragon-timing=after-scoring", "princess-dragon.princess=must"},
         {"princess-dragon.early-dragon-tile=reshuffle-now", "princess-dragon.fairy-protection=no-eat"},
         {"fairy.placement=on-tile", "princess-dragon.dragon-steps=1"},
+        {"princess-dragon.dragon-eats=followers", "princess-dragon.dragon-steps=63"},
     };
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 4; v++) {
         char err[8192];
         carc_rules *rules = carc_variant_load("princess-dragon", opts[v], 2, err, sizeof err);
         if (!rules) fail_msg("%s", err);

@@ -1,7 +1,7 @@
 /* test_property.c - thousands of seeded random games with invariants checked
  * after every move: followers conserved (BASE-2, BASE-19), no feature scored
  * twice, scores never decrease, and every record replays to the same final
- * state. CARC_TEST_GAMES sets the number of games (default 2000). */
+ * state; clones and look-ahead copies go on as the original. CARC_TEST_GAMES sets the number of games (default 2000). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,6 +88,22 @@ static void test_clone_continues_identically(void **state)
     carc_rules_free(rules);
 }
 
+/* A look-ahead try (carc_game_try into a reused scratch game) is the same
+ * game as a clone answering the same option, in the base game and with
+ * every expansion (scripts' state, decisions of several plugins). */
+static void test_try_matches_clone(void **state)
+{
+    (void)state;
+    const char *variants[] = {"base", "all-expansions", "traders-builders"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        char err[8192];
+        carc_rules *rules = carc_variant_load(variants[v], NULL, 0, err, sizeof err);
+        if (!rules) fail_msg("%s", err);
+        for (uint64_t seed = 1; seed <= 2; seed++) check_try_matches_clone(rules, 2 + (int)seed % 2, seed, 9);
+        carc_rules_free(rules);
+    }
+}
+
 int main(void)
 {
     /* Every game here checks itself after every move (kernel/check.c). */
@@ -96,6 +112,7 @@ int main(void)
         cmocka_unit_test(test_random_games_invariants),
         cmocka_unit_test(test_same_seed_same_game),
         cmocka_unit_test(test_clone_continues_identically),
+        cmocka_unit_test(test_try_matches_clone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

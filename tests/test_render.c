@@ -562,6 +562,28 @@ static void test_ascii_from_view(void **state)
     carc_rules_free(r);
 }
 
+/* A tile mark (volcano, portal, dragon) shows as a small letter in the
+ * tile's top-left corner, named under the figures. */
+static void test_ascii_tile_marks(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text("carcassonne-record 1\nvariant princess-dragon\nseed 1\nplayer A random\nplayer B random\n"
+                               "---\ndraw princess-dragon:2\nplace 0,1 r0\npass\n",
+                               &r);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ascii_board(g, f);
+    ascii_figures(g, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n     v...\n"));
+    assert_non_null(strstr(buf, "tile marks: v volcano\n"));
+    free(buf);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -573,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_frames),
         cmocka_unit_test(test_html_page),
         cmocka_unit_test(test_ascii_from_view),
+        cmocka_unit_test(test_ascii_tile_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

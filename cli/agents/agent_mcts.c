@@ -184,13 +184,14 @@ static double now(void)
 /* The judgement of option o for its player, and its lead in points. With
  * `deep`, when the same player decides again before anything else happens
  * (deploy after place), the best of those follow-ups: what greedy weighs. */
-static double judge(const agent *a, carc_game *g, int o, int player, bool deep, double *lead_out)
+static double judge(agent *a, const carc_game *g, int o, int player, bool deep, double *lead_out)
 {
     double v[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
-    carc_game *h = carc_game_clone(g);
+    /* Tried on the scratch game of its depth: 1, and 2 for a follow-up (0
+     * holds the iteration's game). */
+    carc_game *h = agent_scratch(a, deep ? 1 : 2, g);
     *lead_out = 0;
-    if (!h) return 0;
-    carc_choose(h, o);
+    if (!h || carc_game_try(h, g, o) == -2) return 0;
     int st = carc_advance(h);
     double best;
     if (st == CARC_FINISHED) {
@@ -211,13 +212,12 @@ static double judge(const agent *a, carc_game *g, int o, int player, bool deep, 
         best = v[player];
         *lead_out = lead[player];
     }
-    carc_game_free(h);
     return best;
 }
 
 /* Judges every option of the pending decision and adds them as children,
  * best first. */
-static int expand(const agent *a, tree *t, int node, carc_game *g, bool deep)
+static int expand(agent *a, tree *t, int node, const carc_game *g, bool deep)
 {
     int n = carc_option_count(g), player = carc_decision_player(g);
     int first = -1, last = -1;
@@ -265,8 +265,8 @@ static int select_child(const tree *t, int parent)
  * a short playout, the result back up. */
 static int iterate(agent *a, tree *t, const carc_game *root)
 {
-    carc_game *g = carc_game_clone(root);
-    if (!g) return -1;
+    carc_game *g = agent_scratch(a, 0, root);
+    if (!g || carc_game_copy_into(g, root) < 0) return -1;
     carc_game_reseed_hidden(g, ((uint64_t)carc_rng_next(&a->rng) << 32) | carc_rng_next(&a->rng));
     int path[512], depth = 0, node = 0;
     path[depth++] = 0;
@@ -307,7 +307,6 @@ static int iterate(agent *a, tree *t, const carc_game *root)
             m->lead += lead[m->player];
         }
     }
-    carc_game_free(g);
     return 0;
 }
 

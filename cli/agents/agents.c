@@ -66,45 +66,37 @@ int agent_prepare_eval(agent *a, const carc_game *g)
     return 0;
 }
 
-/* Runs the game on until the next decision (or the end); chance draws stop it. */
-static int settle(carc_game *g)
+carc_game *agent_scratch(agent *a, int level, const carc_game *src)
 {
-    return carc_advance(g);
+    carc_game **s = &a->scratch[level];
+    if (*s && carc_game_rules(*s) != carc_game_rules(src)) {
+        carc_game_free(*s);
+        *s = NULL;
+    }
+    if (!*s) *s = carc_game_clone(src);
+    return *s;
 }
 
-static double option_value(const agent *a, carc_game *g, int opt, int me, int depth);
-
-/* The value of option opt for me, played on c itself, which it frees. */
-static double value_in_place(const agent *a, carc_game *c, int opt, int me, int depth)
+/* The value of option opt of g's decision for me: played on the scratch
+ * game of this depth (the try copies g there, not its award log, which no
+ * judgement reads), then run on to the next decision or draw. When the same
+ * player decides again this turn (deploy after place), the best of those
+ * follow-ups, each tried one depth further down. */
+static double option_value(agent *a, const carc_game *g, int opt, int me, int depth, int level)
 {
-    double v;
-    if (carc_choose(c, opt) < 0) {
-        carc_game_free(c);
-        return -1e9;
-    }
-    int st = settle(c);
+    carc_game *c = agent_scratch(a, level, g);
+    if (!c || carc_game_try(c, g, opt) < 0) return -1e9;
+    int st = carc_advance(c);
     if (st == CARC_NEED_CHOICE && depth > 0 && carc_decision_player(c) == me) {
-        /* The same player decides again this turn (deploy after place): take
-         * the best continuation. The last one is played on c itself, which
-         * is not needed after it: one clone fewer per position. */
-        v = -1e9;
+        double v = -1e9;
         int n = carc_option_count(c);
-        if (n <= 0) carc_game_free(c);
         for (int i = 0; i < n; i++) {
-            double w = i < n - 1 ? option_value(a, c, i, me, depth - 1) : value_in_place(a, c, i, me, depth - 1);
+            double w = option_value(a, c, i, me, depth - 1, level + 1);
             if (w > v) v = w;
         }
         return v;
     }
-    v = agent_judge(a, c, me);
-    carc_game_free(c);
-    return v;
-}
-
-static double option_value(const agent *a, carc_game *g, int opt, int me, int depth)
-{
-    carc_game *c = carc_game_clone(g);
-    return c ? value_in_place(a, c, opt, me, depth) : -1e9;
+    return agent_judge(a, c, me);
 }
 
 static int choose_greedy(agent *a, carc_game *g)
@@ -116,7 +108,7 @@ static int choose_greedy(agent *a, carc_game *g)
         return (int)carc_rng_below(&a->rng, (uint32_t)n);
     double bestv = -1e18;
     for (int i = 0; i < n; i++) {
-        double v = option_value(a, g, i, me, 1);
+        double v = option_value(a, g, i, me, 1, 0);
         if (v > bestv + 1e-9) {
             bestv = v;
             best = i;
@@ -225,6 +217,7 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
 void agent_free(agent *a)
 {
     if (!a) return;
+    for (int i = 0; i < AGENT_SCRATCH_LEVELS; i++) carc_game_free(a->scratch[i]);
     free(a->eval);
     free(a);
 }

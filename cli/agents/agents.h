@@ -10,6 +10,8 @@
 #include "evaluator.h"
 #include "rng.h"
 
+#define AGENT_SCRATCH_LEVELS 3
+
 typedef struct agent agent;
 struct agent {
     char spec[64];        /* as given: "random", "greedy", "human" */
@@ -29,6 +31,12 @@ struct agent {
     bool eval_shipped;    /* ":trained": the weights shipped for the game's variant */
     bool eval_bound;
     double explore;       /* greedy: share of decisions answered at random (training) */
+    /* Look-ahead memory: one game per depth of trying (greedy: the option,
+     * then the same player's follow-up; mcts: the iteration's copy of the
+     * root, then the judged option and its follow-up), made on first use
+     * and reused by every try after it (carc_game_try), freed with the
+     * agent. */
+    carc_game *scratch[AGENT_SCRATCH_LEVELS];
     char error[512];      /* why choose returned -1 when no one quit */
 };
 
@@ -66,6 +74,11 @@ void agent_free(agent *a);
 /* Loads and binds the agent's learned weights for this game's rules, once;
  * -1 with a->error set when they are missing or are another variant's. */
 int agent_prepare_eval(agent *a, const carc_game *g);
+/* The agent's look-ahead game of depth `level` (< AGENT_SCRATCH_LEVELS)
+ * for trying moves of src (carc_game_try, carc_game_copy_into): kept from
+ * one try to the next, made anew for a game of other rules; NULL when out
+ * of memory. */
+carc_game *agent_scratch(agent *a, int level, const carc_game *src);
 /* The agent's judgement of a position for player `me`: its lead in points
  * over the best opponent (learned weights, or the hand-written judgement). */
 double agent_judge(const agent *a, carc_game *g, int me);

@@ -4,7 +4,9 @@
  *    + C P +     C city (P: a city segment with a pennant; any segment mark
  *    = C C =       shows its letter, see the legend), = | road, . field,
  *    + | . +       M cloister, T temple, a digit: a figure of that seat;
- *                  + in the corners: the tile laid last
+ *                  + in the corners: the tile laid last; a small letter in
+ *                  the top-left corner: a tile mark (v volcano, p portal,
+ *                  ..., see the legend)
  *
  * A city or a road crossing the tile fills the middle row; the centre holds
  * what stands inside (cloister, temple) or where roads meet (x). Neutral
@@ -44,6 +46,31 @@ static char mark_letter(const carc_rules *r, int m)
         if (!taken) return l;
     }
     return '*';
+}
+
+/* The letter of tile mark m (volcano, portal, dragon, ...): its initial in
+ * lower case, or the next letter of its name another tile mark has not
+ * taken. It stands in the tile's top-left corner. */
+static char tile_mark_letter(const carc_rules *r, int m)
+{
+    const char *name = carc_tile_mark_name(r, m);
+    for (const char *c = name; *c; c++) {
+        char l = (char)tolower((unsigned char)*c);
+        if (l < 'a' || l > 'z') continue;
+        int taken = 0;
+        for (int o = 0; o < m && !taken; o++) taken = tile_mark_letter(r, o) == l;
+        if (!taken) return l;
+    }
+    return '*';
+}
+
+/* The first tile mark of t, -1 if none. The start tile's mark is left
+ * out: the board begins there, and every game has one. */
+static int first_tile_mark(const carc_rules *r, const view_tile *t)
+{
+    for (int m = 0; m < carc_tile_marks(r) && m < 32; m++)
+        if (((t->tile_marks >> m) & 1u) && strcmp(carc_tile_mark_name(r, m), "start") != 0) return m;
+    return -1;
 }
 
 static int sides_of(unsigned ports)
@@ -165,6 +192,8 @@ void ascii_board_with(const carc_game *g, FILE *out, const ascii_opts *o)
         draw_tile(grid, w, ox, oy, &v, t);
         if (o && i == o->last_tile)
             for (int c = 0; c < 4; c++) grid[(size_t)(oy + (c / 2) * 2) * w + ox + (c % 2) * 4] = '+';
+        int tm = first_tile_mark(v.rules, t);
+        if (tm >= 0) grid[(size_t)oy * w + ox] = tile_mark_letter(v.rules, tm);
     }
     draw_figures(grid, w, &v, 0, 0, minx, miny, maxx, maxy);
     if (minx > v.minx || maxx < v.maxx || miny > v.miny || maxy < v.maxy)
@@ -209,6 +238,14 @@ void ascii_figures(const carc_game *g, FILE *out)
         for (int i = 0; i < v.ntiles && !used; i++)
             for (int s = 0; s < v.tiles[i].nsegs && !used; s++) used = v.tiles[i].segs[s].nmarks > 0 && v.tiles[i].segs[s].marks[0].mark == m;
         if (used) fprintf(out, "%s%c %s", shown++ ? ", " : "marks: ", mark_letter(r, m), carc_mark_name(r, m));
+    }
+    if (shown) fputc('\n', out);
+    /* The letters of the tile marks this board shows (top-left corners). */
+    shown = 0;
+    for (int m = 0; m < carc_tile_marks(r) && m < 32; m++) {
+        int used = 0;
+        for (int i = 0; i < v.ntiles && !used; i++) used = first_tile_mark(r, &v.tiles[i]) == m;
+        if (used) fprintf(out, "%s%c %s", shown++ ? ", " : "tile marks: ", tile_mark_letter(r, m), carc_tile_mark_name(r, m));
     }
     if (shown) fputc('\n', out);
     view_free(&v);

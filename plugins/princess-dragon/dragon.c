@@ -9,7 +9,7 @@
  *   the dragon makes up to dragon-steps single steps, one decision each, the
  *   players choosing in turn from the active one (PD-7), never onto a tile
  *   visited in this move nor onto the fairy's tile (PD-8), eating every
- *   follower on each tile it enters (PD-9). */
+ *   player's figure on each tile it enters (PD-9). */
 #include <stdio.h>
 
 #include "pd.h"
@@ -107,18 +107,21 @@ static int phase_after(carc_ctx *ctx, int step) { return dragon_phase(ctx, step,
 
 /* PD-9: every follower on the tile (of any follower kind: a large follower
  * is one figure, eaten once) goes back to its owner; a kind used once (the
- * Prophet, ARK-15) goes into the box. */
+ * Prophet, ARK-15) goes into the box. "Everything of flesh and blood": the
+ * seed's menu has the builder and the pig eaten too, so by default every
+ * figure a player owns is eaten (neutral figures: the fairy, the Ark, the
+ * dragon itself, are not); option dragon-eats=followers spares the others. */
 static int eat(carc_ctx *ctx, int tile)
 {
-    if (pd_st(ctx)->fairy_no_eat && pd_fairy_tile(ctx) == tile) return 0;
+    pd_state *st = pd_st(ctx);
+    if (st->fairy_no_eat && pd_fairy_tile(ctx) == tile) return 0;
     int n = api->figures(ctx);
     carc_figure_info fi;
     for (int f = 0; f < n; f++) {
         int where = api->figure(ctx, f, &fi);
-        if ((where == CARC_AT_SEGMENT || where == CARC_AT_TILE) && fi.tile == tile &&
-            (api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER) &&
-            api->figure_remove(ctx, f, CARC_GONE_RETURNED) < 0)
-            return -1;
+        if ((where != CARC_AT_SEGMENT && where != CARC_AT_TILE) || fi.tile != tile || fi.seat < 0) continue;
+        if (st->eats_followers_only && !(api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER)) continue;
+        if (api->figure_remove(ctx, f, CARC_GONE_RETURNED) < 0) return -1;
     }
     return 0;
 }

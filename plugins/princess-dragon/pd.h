@@ -18,6 +18,7 @@ enum { PD_TIMING_BEFORE = 0, PD_TIMING_AFTER = 1 };
 enum { PD_PRINCESS_MAY = 0, PD_PRINCESS_MUST = 1 };
 enum { PD_EARLY_SET_ASIDE = 0, PD_EARLY_RESHUFFLE = 1 };
 enum { PD_FAIRY_BLOCKS = 0, PD_FAIRY_NO_EAT = 1 };
+enum { PD_EATS_FIGURES = 0, PD_EATS_FOLLOWERS = 1 };
 
 #define PD_MAX_VISITED 64
 
@@ -40,7 +41,7 @@ typedef struct pd_state {
     int must_princess;          /* princess=must and a removal is on offer */
     /* The options, read once when the game is set up (they are set after
      * init and do not change during a game). */
-    int timing, max_steps, princess_must, early_reshuffle, fairy_no_eat;
+    int timing, max_steps, princess_must, early_reshuffle, fairy_no_eat, eats_followers_only;
     int fairy_kind;             /* figure kind "fairy", -1 without the fairy script */
     pd_ids id;
 } pd_state;

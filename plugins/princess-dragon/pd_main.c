@@ -48,6 +48,7 @@ static int game_init(carc_ctx *ctx)
     st->princess_must = api->option(ctx, "princess") == PD_PRINCESS_MUST;
     st->early_reshuffle = api->option(ctx, "early-dragon-tile") == PD_EARLY_RESHUFFLE;
     st->fairy_no_eat = api->option(ctx, "fairy-protection") == PD_FAIRY_NO_EAT;
+    st->eats_followers_only = api->option(ctx, "dragon-eats") == PD_EATS_FOLLOWERS;
     st->fairy_kind = api->figure_kind(ctx, "fairy");
     pd_ids *id = &st->id;
     id->volcano = api->tile_mark(ctx, "volcano");
@@ -127,7 +128,9 @@ static int init(carc_ctx *ctx)
         api->define_option_enum(ctx, "early-dragon-tile", "set-aside reshuffle-now",
                                 "a dragon-symbol tile drawn before the first volcano (PD-5)") < 0 ||
         api->define_option_enum(ctx, "fairy-protection", "blocks-dragon no-eat",
-                                "the dragon and the fairy's tile (FAIRY-4)") < 0)
+                                "the dragon and the fairy's tile (FAIRY-4)") < 0 ||
+        api->define_option_enum(ctx, "dragon-eats", "figures followers",
+                                "what the dragon eats (PD-9): every player's figure, or followers only") < 0)
         return -1;
     if (api->define_tile_mark(ctx, "volcano") < 0 || api->define_tile_mark(ctx, "dragon") < 0 ||
         api->define_tile_mark(ctx, "portal") < 0 || api->define_mark(ctx, "princess") < 0 ||

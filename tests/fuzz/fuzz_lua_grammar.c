@@ -4,10 +4,13 @@
  * sandbox's limits: endless loops, coroutines (nested, yielded, closed,
  * wrapped), pcall and xpcall with message handlers, to-be-closed variables,
  * metamethods on every value carc reads, library functions that call back,
- * and the carc API (handlers, phases that run again, refusals, carc.state,
- * print). The script is loaded into the base rules and a short random game
- * is played, whose record must save, load and replay; fuzz_bounded checks
- * the time and memory of each input against the documented limits.
+ * the carc API (handlers, phases that run again, refusals, carc.state,
+ * print), and what freezing after load touches (writes to a table, a class
+ * and an upvalue of the top level; pairs, next, rawget, rawset, sort past
+ * 100 elements, %p, keys with no fixed order). The script is loaded into
+ * the base rules and a short random game is played, whose record must save,
+ * load and replay; fuzz_bounded checks the time and memory of each input
+ * against the documented limits.
  * Random bytes give valid scripts, so the fuzzer spends its time on the
  * limits, not on Lua's parser (fuzz_lua.c covers that).
  */
@@ -73,8 +76,8 @@ static void expr(gen *g)
 static void stmt(gen *g)
 {
     char buf[160];
-    unsigned k = pick(g, 30);
-    if (g->depth > 5) k = 20 + k % 10; /* deep enough: no more nesting */
+    unsigned k = pick(g, 39);
+    if (g->depth > 5) k = 20 + k % 19; /* deep enough: no more nesting */
     g->depth++;
     switch (k) {
     case 0: emit(g, "while true do "); block(g); emit(g, " end"); break;
@@ -159,6 +162,22 @@ static void stmt(gen *g)
     case 26: emit(g, "local s = tostring(coroutine.running())"); break;
     case 27: emit(g, "getmetatable('').__index = nil"); break;
     case 28: emit(g, "local x = select('#', table.unpack({}, 1, 100000))"); break;
+    /* What the top level made (K, its class C, the upvalue up) is frozen
+     * once the script has loaded; order and addresses are fixed. */
+    case 29: emit(g, "K.a = "); expr(g); break;
+    case 30: emit(g, "for k, v in pairs(K) do local x = tostring(k) .. tostring(v) end"); break;
+    case 31: emit(g, "local k = next(K) while k ~= nil do k = next(K, k) end"); break;
+    case 32: emit(g, "local x = rawget(K, 'a') rawset(K, 'b', "); expr(g); emit(g, ")"); break;
+    case 33: emit(g, "local o = setmetatable({}, C) local x = o.m and o:m() local y = getmetatable(o) == C"); break;
+    case 34:
+        emit(g, "local t = {} for i = 1, 300 do t[i] = i % 7 end table.sort(t, function(a, b) ");
+        block(g);
+        emit(g, " return a < b end)");
+        break;
+    case 35: emit(g, "local x = string.format('%s %p', K, K)"); break;
+    case 36: emit(g, "local x = up + #K + #C"); break;
+    case 37: emit(g, "for k in pairs({[K] = 1, a = 2, [1.5] = 3, [true] = 4}) do end"); break;
+    case 38: emit(g, "up = "); expr(g); break;
     default: emit(g, "local x = 1"); break;
     }
     g->depth--;
@@ -179,7 +198,8 @@ static void block(gen *g)
 static char *script(const uint8_t *data, size_t size)
 {
     gen g = {.data = data, .size = size};
-    emit(&g, "local ev = nil\n");
+    emit(&g, "local ev = nil\nlocal up = 1\nlocal C = {}\nC.__index = C\nfunction C.m(self) return self end\n"
+             "local K = setmetatable({a = 1, 'x', 'y', [2.5] = true, n = {1, 2}}, C)\n");
     if (pick(&g, 4) == 0) block(&g);
     static const char *const events[] = {"turn-start", "tile-drawn", "tile-placed", "action-offer", "score-before",
                                          "feature-completed", "turn-end", "game-end"};

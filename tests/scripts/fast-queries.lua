@@ -65,7 +65,7 @@ carc.on("turn-start", function(ev)
   carc.step_end()
   check(ev.type == kind and ev.player == player, "the event table after a nested call")
   ev.tile = "scribbled" -- must not reach the next event
-  ev.extra = true
+  check(not pcall(function() ev.extra = true end), "a field of the script's own in the event is refused")
 end)
 
 carc.define_reason("fast-queries")

@@ -1,6 +1,7 @@
 -- Finding: a coroutine the budget stops dies inside the hook, hooks off for
--- good; closing it ran its __close handler out of reach of every limit.
--- The coroutine is kept across games (the rules outlive a game).
+-- good; closing it in a later call ran its __close handler out of reach of
+-- every limit. Now no coroutine outlives the call that made it: keeping
+-- one in a table made at load time is refused.
 local kept = {}
 carc.on("turn-start", function(ev)
   if kept.co then

@@ -1,19 +1,15 @@
 -- Finding: with the script's memory full, building or reading the next
--- event ran out of memory outside Lua's protection: carc aborted. Every
--- event is kept, and the heap filled to the last bytes after each.
-local hoard = { events = {} }
-local function fill_big()
-  while true do hoard.big = { hoard.big, string.rep("x", 65536) .. "" } end
-end
-local function fill_small()
-  while true do hoard.small = { hoard.small } end
-end
-local function handler(ev)
-  hoard.events[#hoard.events + 1] = ev
-  pcall(fill_big)
-  pcall(fill_small)
-  pcall(fill_small)
-end
-carc.on("turn-start", handler)
-carc.on("tile-drawn", handler)
-carc.on("tile-placed", handler)
+-- event ran out of memory outside Lua's protection: carc aborted. The heap
+-- is filled to the last bytes, then an award raises this script's own
+-- score-before handler, whose event carc must build in the full heap.
+local reason = carc.define_reason("hoard")
+carc.on("score-before", function(ev) ev.value = ev.value end)
+carc.on("turn-start", function(ev)
+  local hoard = {}
+  pcall(function() while true do hoard.big = { hoard.big, string.rep("x", 65536) .. "" } end end)
+  pcall(function() while true do hoard.small = { hoard.small } end end)
+  pcall(function() while true do hoard.small = { hoard.small } end end)
+  carc.step_begin()
+  carc.award(ev.player, 1, reason)
+  carc.step_end()
+end)

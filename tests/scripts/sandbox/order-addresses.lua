@@ -1,0 +1,12 @@
+-- Finding 7: tostring of a table printed its address, different each run.
+carc.on("turn-start", function(ev)
+  assert(tostring({}) == "table", tostring({}))
+  assert(tostring(print) == "function")
+  assert(tostring(coroutine.create(print)) == "thread")
+  assert(tostring(setmetatable({}, { __name = "Point" })) == "Point")
+  assert(tostring(setmetatable({}, { __tostring = function() return "P" end })) == "P")
+  assert(string.format("%s|%s", {}, 1) == "table|1")
+  local ok, msg = pcall(string.format, "%p", {})
+  assert(not ok and msg:find("%%p"), msg)
+  assert(string.format("100%%") == "100%")
+end)
