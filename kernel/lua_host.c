@@ -42,8 +42,18 @@ typedef struct kv_store {
 /* What stopped the running call. */
 enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_OUTPUT };
 
+/* Every block the script's state allocates is on a list: what Lua itself
+ * fails to free (Lua 5.4.4 loses luaL_Buffer boxes when a message handler
+ * fails inside another failing one) is freed with the state. */
+typedef struct alloc_block {
+    struct alloc_block *prev, *next;
+} alloc_block;
+
+_Static_assert(sizeof(alloc_block) == 16, "blocks keep malloc's 16-byte alignment");
+
 typedef struct lua_host {
     lua_State *L;
+    alloc_block blocks;     /* the list's head: every block the state holds */
     plugin_slot *ps;
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
@@ -131,24 +141,56 @@ static void mark_stopped(lua_State *L)
 
 /* ---- limits ------------------------------------------------------------------------ */
 
+static void block_unlink(alloc_block *b)
+{
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+}
+
+static void block_link(lua_host *h, alloc_block *b)
+{
+    b->prev = &h->blocks;
+    b->next = h->blocks.next;
+    h->blocks.next->prev = b;
+    h->blocks.next = b;
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     lua_host *h = ud;
     size_t old = ptr ? osize : 0;
+    alloc_block *b = ptr ? (alloc_block *)ptr - 1 : NULL;
     if (nsize == 0) {
-        free(ptr);
+        if (b) {
+            block_unlink(b);
+            free(b);
+        }
         h->mem_used -= old;
         return NULL;
     }
     if (nsize > old && h->mem_used + (nsize - old) > h->mem_limit) return NULL; /* Lua raises "not enough memory" */
-    void *p = realloc(ptr, nsize);
-    if (p) {
-        h->mem_used = h->mem_used - old + nsize;
-        /* Allocating is work the instruction count does not see (one
-         * instruction can copy megabytes); the next hook notices. */
-        if (nsize > old) h->budget -= (long)((nsize - old) / LUA_HOST_ALLOC_BYTES);
+    if (b) block_unlink(b); /* realloc may move it */
+    alloc_block *nb = realloc(b, sizeof *nb + nsize);
+    if (!nb) {
+        if (b) block_link(h, b); /* a failed realloc leaves the block as it was */
+        return NULL;
     }
-    return p;
+    block_link(h, nb);
+    h->mem_used = h->mem_used - old + nsize;
+    /* Allocating is work the instruction count does not see (one
+     * instruction can copy megabytes); the next hook notices. */
+    if (nsize > old) h->budget -= (long)((nsize - old) / LUA_HOST_ALLOC_BYTES);
+    return nb + 1;
+}
+
+/* Frees the blocks lua_close left. */
+static void free_lost_blocks(lua_host *h)
+{
+    while (h->blocks.next != &h->blocks) {
+        alloc_block *b = h->blocks.next;
+        block_unlink(b);
+        free(b);
+    }
 }
 
 static double clock_s(clockid_t id)
@@ -1648,6 +1690,7 @@ static void host_unload(void *user)
     lua_host *h = user;
     if (!h) return;
     if (h->L) lua_close(h->L);
+    free_lost_blocks(h);
     free(h);
 }
 
@@ -1747,6 +1790,7 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
         return -1;
     }
     h->mem_limit = LUA_HOST_MEMORY;
+    h->blocks.prev = h->blocks.next = &h->blocks;
     h->ps = ps;
     h->format_ref = h->apply_ref = h->init_ref = LUA_NOREF;
     for (int d = 0; d < LUA_HOST_LENT_DEPTH; d++) h->lent[d].ev = h->lent[d].award = h->lent[d].option = LUA_NOREF;

@@ -757,6 +757,11 @@ check "greedy:trained uses the shipped weights" 0 "greedy:trained" \
     "$CARC" tournament --players greedy:trained,greedy --games 4
 printf '[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1\n' >"$T/bad.ini"
 check "a bad weights file is named with its line" 2 "bad.ini:5:" "$CARC" sim --players "greedy:eval=$T/bad.ini"
+if "$CARC" sim --players "greedy:eval=$T/bad.ini" 2>&1 | grep -q "did you mean"; then
+    fail "a bad weights file suggests no other agent" "$("$CARC" sim --players "greedy:eval=$T/bad.ini" 2>&1)"
+else
+    pass "a bad weights file suggests no other agent"
+fi
 { cat "$T/w1.ini"; echo "hand.pig = 1 1"; } >"$T/pig.ini"
 check "weights naming a figure the rules lack are refused" 1 "trained for other rules" \
     "$CARC" sim --players "greedy:eval=$T/pig.ini,greedy" --games 1

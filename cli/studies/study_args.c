@@ -147,7 +147,9 @@ void agent_error(const char *cmd, const char *spec, const char *err)
     } else {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-        carc_suggest(name, names, 4, hint, sizeof hint);
+        bool known = false; /* a known agent whose arguments are wrong: no other name to suggest */
+        for (int i = 0; i < 4; i++) known |= strcmp(name, names[i]) == 0;
+        if (!known) carc_suggest(name, names, 4, hint, sizeof hint);
         snprintf(msg, sizeof msg, "%s%s%s%s (`carc %s --help` lists the agents)", err, hint[0] ? ": did you mean " : "",
                  hint, hint[0] ? "?" : "", cmd);
     }
