@@ -63,7 +63,7 @@ typedef struct lua_host {
     int stopped;            /* STOP_*: a limit stopped this call; every instruction now fails */
     size_t printed;         /* bytes print wrote in this call */
     /* The turn the last calls belonged to, and what they used in it. */
-    const void *turn_game;
+    uint64_t turn_game;     /* the game's serial: a bot's every try is a game of its own */
     int turn_number;
     bool turn_end;
     long turn_used;
@@ -384,8 +384,8 @@ static void begin_call(lua_host *h, carc_ctx *ctx)
     h->printed = 0;
     set_hook(h->L, HOOK_EVERY);
     const carc_game *g = ctx->g;
-    if (g && (g != h->turn_game || g->turn.number != h->turn_number || g->in_end != h->turn_end)) {
-        h->turn_game = g;
+    if (g && (g->serial != h->turn_game || g->turn.number != h->turn_number || g->in_end != h->turn_end)) {
+        h->turn_game = g->serial;
         h->turn_number = g->turn.number;
         h->turn_end = g->in_end;
         h->turn_used = 0;
@@ -725,7 +725,7 @@ static int init_body(lua_State *L, host_call *c)
 static int lua_game_init(carc_ctx *ctx)
 {
     lua_host *h = ctx->user;
-    h->turn_game = NULL; /* a new game: its turns start afresh */
+    h->turn_game = 0; /* a new game: its turns start afresh */
     if (h->init_ref == LUA_NOREF) return 0;
     host_call c = {.body = init_body, .ctx = ctx, .ref = h->init_ref};
     return protected_call(h, &c);
