@@ -361,7 +361,8 @@ struct carc_game {
     /* A look-ahead copy restores only the cells that differ (the cells are
      * a hash table, the largest array, copied whole otherwise). `serial`
      * names this game's contents (new when it is made, cloned or copied
-     * into). A game's cells change only when it places a tile or is copied
+     * into; a script's per-turn budget is kept by it, so each of a bot's
+     * tries has its own). A game's cells change only when it places a tile or is copied
      * into. With ncell_journal >= 0 (a copy), the cells are those of the
      * game cells_base when it had cells_base_tiles tiles, except at the
      * indices in cell_journal (the source's own journal, then every cell

@@ -63,7 +63,7 @@ typedef struct lua_host {
     int stopped;            /* STOP_*: a limit stopped this call; every instruction now fails */
     size_t printed;         /* bytes print wrote in this call */
     /* The turn the last calls belonged to, and what they used in it. */
-    const void *turn_game;
+    uint64_t turn_game;     /* the game's serial: a bot's every try is a game of its own */
     int turn_number;
     bool turn_end;
     long turn_used;
@@ -384,8 +384,8 @@ static void begin_call(lua_host *h, carc_ctx *ctx)
     h->printed = 0;
     set_hook(h->L, HOOK_EVERY);
     const carc_game *g = ctx->g;
-    if (g && (g != h->turn_game || g->turn.number != h->turn_number || g->in_end != h->turn_end)) {
-        h->turn_game = g;
+    if (g && (g->serial != h->turn_game || g->turn.number != h->turn_number || g->in_end != h->turn_end)) {
+        h->turn_game = g->serial;
         h->turn_number = g->turn.number;
         h->turn_end = g->in_end;
         h->turn_used = 0;
@@ -725,7 +725,7 @@ static int init_body(lua_State *L, host_call *c)
 static int lua_game_init(carc_ctx *ctx)
 {
     lua_host *h = ctx->user;
-    h->turn_game = NULL; /* a new game: its turns start afresh */
+    h->turn_game = 0; /* a new game: its turns start afresh */
     if (h->init_ref == LUA_NOREF) return 0;
     host_call c = {.body = init_body, .ctx = ctx, .ref = h->init_ref};
     return protected_call(h, &c);
@@ -972,7 +972,40 @@ LOOKUP_FN(l_mark, mark)
 LOOKUP_FN(l_tile_mark, tile_mark)
 LOOKUP_FN(l_figure_kind, figure_kind)
 LOOKUP_FN(l_reason, reason)
-LOOKUP_FN(l_option, option)
+
+/* Registry key (its address) of the options a game asked for, by name. */
+static const char OPTION_CACHE = 'o';
+
+/* carc.option: an option's value is the rules', the same in every game of
+ * these rules, so once a game has asked for a name its value is kept here
+ * (finding it compares the name with every option: about 2,300
+ * instructions, against a table read). Not during init: the variant's
+ * values are set after the plugins have registered. */
+static int l_option(lua_State *L)
+{
+    CTX(L);
+    const char *name = luaL_checkstring(L, 1);
+    if (!ctx->g) {
+        lua_pushinteger(L, API->option(ctx, name));
+        return 1;
+    }
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &OPTION_CACHE) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &OPTION_CACHE);
+    }
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, -2) == LUA_TNUMBER) return 1;
+    lua_pop(L, 1);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, API->option(ctx, name));
+    lua_pushvalue(L, -1);
+    lua_insert(L, -4);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    return 1;
+}
 
 static int l_option_int(lua_State *L)
 {

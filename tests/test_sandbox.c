@@ -624,6 +624,32 @@ static void test_every_callback_is_limited(void **state)
     }
 }
 
+/* The per-turn budget belongs to one game: a bot's tries of a move, each a
+ * copy into the same scratch game, each have their own (they shared one
+ * when the account was kept by the game's address: the 12th try failed). */
+static void test_tries_do_not_share_a_turn_budget(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = load_script("turn-budget-tries.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 3, err, sizeof err);
+    assert_non_null(g);
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    assert_int_equal(st, CARC_NEED_CHOICE); /* the first placement */
+    carc_game *scratch = carc_game_clone(g);
+    assert_non_null(scratch);
+    for (int i = 0; i < 20; i++) {
+        if (carc_game_try(scratch, g, 0) != 0) fail_msg("try %d: %s", i, carc_game_error(scratch));
+        while ((st = carc_advance(scratch)) == CARC_NEED_DRAW) carc_draw(scratch, -1);
+        if (st == CARC_FAILED) fail_msg("try %d: %s", i, carc_game_error(scratch));
+    }
+    carc_game_free(scratch);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 /* ---- Finding 7: a script's games depend on the game alone ----------------------------------- */
 
 /* State kept between calls is refused where it is made. */
@@ -730,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_small_escapes),
         cmocka_unit_test(test_refusal_stops_the_game_under_pcall),
         cmocka_unit_test(test_every_callback_is_limited),
+        cmocka_unit_test(test_tries_do_not_share_a_turn_budget),
         cmocka_unit_test(test_state_between_calls_refused),
         cmocka_unit_test(test_frozen_tables_read_as_before),
         cmocka_unit_test(test_pairs_next_sort_and_tostring_are_fixed),

@@ -95,12 +95,36 @@ static void test_iterator_arguments_checked(void **state)
     carc_rules_free(r);
 }
 
+/* carc.option keeps values by name per rules: two rules objects with the
+ * option set differently each read their own, every turn. */
+static void test_option_values_kept_per_rules(void **state)
+{
+    (void)state;
+    char v[2048];
+    snprintf(v, sizeof v, "[variant]\nname = opt\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/option-each-turn.lua\n",
+             carc_data_dir());
+    carc_rules *a = load(v);
+    char err[4096];
+    const char *five[] = {"option-each-turn.points=5"};
+    carc_rules *b = carc_variant_load(VARIANT, five, 1, err, sizeof err);
+    if (!b) fail_msg("%s", err);
+    char buf[32];
+    assert_string_equal(carc_rules_option(a, "option-each-turn.points", buf, sizeof buf), "2");
+    assert_string_equal(carc_rules_option(b, "option-each-turn.points", buf, sizeof buf), "5");
+    play_games(a, 2);
+    play_games(b, 2);
+    play_games(a, 2);
+    carc_rules_free(a);
+    carc_rules_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_queries_in_base_games),
         cmocka_unit_test(test_queries_with_neutral_figures),
         cmocka_unit_test(test_iterator_arguments_checked),
+        cmocka_unit_test(test_option_values_kept_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
