@@ -189,13 +189,23 @@ static int api_tile_mark(carc_ctx *ctx, const char *n) { return n ? rules_tmark(
 static int api_figure_kind(carc_ctx *ctx, const char *n) { return n ? rules_figkind(ctx->rules, n) : -1; }
 static int api_reason(carc_ctx *ctx, const char *n) { return n ? rules_reason(ctx->rules, n) : -1; }
 
+/* An option by its full key, else the calling plugin's own by its short
+ * name: one pass over the options, no key formatted (scripts ask on every
+ * try of a bot's look-ahead). */
 static int api_option(carc_ctx *ctx, const char *key)
 {
     if (!key) return -1;
-    const option_def *o = rules_option(ctx->rules, key);
-    char k[64];
-    if (!o && full_key(ctx, key, k, sizeof k)) o = rules_option(ctx->rules, k);
-    return o ? o->value : -1;
+    const option_def *own = NULL;
+    bool short_name = ctx->owner > 0 && !strchr(key, '.');
+    for (int i = 0; i < ctx->rules->nopts; i++) {
+        const option_def *o = &ctx->rules->opts[i];
+        if (strcmp(o->key, key) == 0) return o->value;
+        if (short_name && !own && o->owner == ctx->owner) {
+            const char *dot = strchr(o->key, '.');
+            if (dot && strcmp(dot + 1, key) == 0) own = o;
+        }
+    }
+    return own ? own->value : -1;
 }
 
 /* ---- the game ------------------------------------------------------------------------ */

@@ -972,40 +972,7 @@ LOOKUP_FN(l_mark, mark)
 LOOKUP_FN(l_tile_mark, tile_mark)
 LOOKUP_FN(l_figure_kind, figure_kind)
 LOOKUP_FN(l_reason, reason)
-
-/* Registry key (its address) of the options a game asked for, by name. */
-static const char OPTION_CACHE = 'o';
-
-/* carc.option: an option's value is the rules', the same in every game of
- * these rules, so once a game has asked for a name its value is kept here
- * (finding it compares the name with every option: about 2,300
- * instructions, against a table read). Not during init: the variant's
- * values are set after the plugins have registered. */
-static int l_option(lua_State *L)
-{
-    CTX(L);
-    const char *name = luaL_checkstring(L, 1);
-    if (!ctx->g) {
-        lua_pushinteger(L, API->option(ctx, name));
-        return 1;
-    }
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &OPTION_CACHE) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_newtable(L);
-        lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &OPTION_CACHE);
-    }
-    lua_pushvalue(L, 1);
-    if (lua_rawget(L, -2) == LUA_TNUMBER) return 1;
-    lua_pop(L, 1);
-    lua_pushvalue(L, 1);
-    lua_pushinteger(L, API->option(ctx, name));
-    lua_pushvalue(L, -1);
-    lua_insert(L, -4);
-    lua_rawset(L, -3);
-    lua_pop(L, 1);
-    return 1;
-}
+LOOKUP_FN(l_option, option)
 
 static int l_option_int(lua_State *L)
 {

@@ -95,8 +95,9 @@ static void test_iterator_arguments_checked(void **state)
     carc_rules_free(r);
 }
 
-/* carc.option keeps values by name per rules: two rules objects with the
- * option set differently each read their own, every turn. */
+/* carc.option finds a script's own option by its short name in the rules
+ * of the game: two rules objects with the option set differently each read
+ * their own, every turn. */
 static void test_option_values_kept_per_rules(void **state)
 {
     (void)state;
