@@ -541,25 +541,34 @@ static void test_html_page(void **state)
     carc_record_free(&rec);
 }
 
+/* The text board of a record's game (and the notes under it with
+ * figures_too), as one string to free. */
+static char *ascii_of(const char *record, bool figures_too)
+{
+    carc_rules *r;
+    carc_game *g = replay_text(record, &r);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ascii_board(g, f);
+    if (figures_too) ascii_figures(g, f);
+    fclose(f);
+    carc_game_free(g);
+    carc_rules_free(r);
+    return buf;
+}
+
 /* The terminal board draws from the same view: the start tile D and a
  * straight road with seat 1's follower on its east end; the roads cross
  * both tiles along the middle row. */
 static void test_ascii_from_view(void **state)
 {
     (void)state;
-    carc_rules *r;
-    carc_game *g = replay_text("carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n---\n"
-                               "draw base:U\nplace 1,0 r0\ndeploy follower road@E\n",
-                               &r);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ascii_board(g, f);
-    fclose(f);
+    char *buf = ascii_of("carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n---\n"
+                         "draw base:U\nplace 1,0 r0\ndeploy follower road@E\n",
+                         false);
     assert_string_equal(buf, "     0    1    \n      CCC  ...\n   0 =========1\n      ...  ...\n");
     free(buf);
-    carc_game_free(g);
-    carc_rules_free(r);
 }
 
 /* A tile mark (volcano, portal, dragon) shows as a small letter in the
@@ -567,21 +576,12 @@ static void test_ascii_from_view(void **state)
 static void test_ascii_tile_marks(void **state)
 {
     (void)state;
-    carc_rules *r;
-    carc_game *g = replay_text("carcassonne-record 1\nvariant princess-dragon\nseed 1\nplayer A random\nplayer B random\n"
-                               "---\ndraw princess-dragon:2\nplace 0,1 r0\npass\n",
-                               &r);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ascii_board(g, f);
-    ascii_figures(g, f);
-    fclose(f);
+    char *buf = ascii_of("carcassonne-record 1\nvariant princess-dragon\nseed 1\nplayer A random\nplayer B random\n"
+                         "---\ndraw princess-dragon:2\nplace 0,1 r0\npass\n",
+                         true);
     assert_non_null(strstr(buf, "\n     v...\n"));
     assert_non_null(strstr(buf, "tile marks: v volcano\n"));
     free(buf);
-    carc_game_free(g);
-    carc_rules_free(r);
 }
 
 int main(void)
