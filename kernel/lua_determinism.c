@@ -81,7 +81,7 @@ static key_rec read_key(lua_State *L, int idx, const char *fname)
         k.i = lua_toboolean(L, idx);
         break;
     default:
-        luaL_error(L, "%s: a table whose keys are %ss has no fixed order (it would differ from run to run); "
+        luaL_error(L, "%s: a table with a key of type %s has no fixed order (it would differ from run to run); "
                       "keep such values in an array and use ipairs",
                    fname, luaL_typename(L, idx));
     }
