@@ -784,7 +784,7 @@ check "carc analyse estimates win and lead" 0 "win     lead  visits" "$CARC" ana
 "$CARC" analyse "$REC" --turn 12 --agent mcts:300it --seed 5 >"$T/a2" 2>&1
 if cmp -s "$T/a1" "$T/a2"; then pass "carc analyse with a seed repeats"; else fail "carc analyse repeats" "differs"; fi
 (cd "$T" && "$CARC" sim --games 1 --seed 8 --players greedy,greedy --records games >/dev/null 2>&1)
-check "the analysis shown in docs/bots.md" 0 "mcts:3000it:trained would play: place -2,0 r90" \
+check "the analysis shown in docs/bots.md" 0 "mcts:3000it:trained would play: place -2,0 r180" \
     sh -c "cd '$T' && '$CARC' analyse games/game-000000.rec --turn 12 --top 3"
 check "carc analyse of a finished game asks for a turn" 1 "give --turn N" "$CARC" analyse "$REC"
 # The shipped weights come from 2-player games and judge games of more

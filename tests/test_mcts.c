@@ -120,12 +120,80 @@ static void test_mcts_does_not_see_the_pile(void **state)
     carc_rules_free(r);
 }
 
+/* Checks the search's choice at the decision g is at, from its estimates:
+ * with one iteration, the option its judgement ranks first (what greedy
+ * would weigh); with more, the most visited, ties to the better valued (a
+ * visit's mean with the prior counted as 3 visits, the default), never to
+ * the lower option number alone. */
+static void check_choice(carc_game *g, const char *spec, uint64_t seed, const char *where)
+{
+    char err[512];
+    agent *a = agent_create(spec, seed, 0, err, sizeof err);
+    assert_non_null(a);
+    mcts_estimate e[1024];
+    int count = 0, n = carc_option_count(g);
+    assert_true(n <= 1024);
+    int k = mcts_analyse(a, g, e, 1024, &count);
+    assert_int_equal(count, n);
+    assert_true(k >= 0 && k < n);
+    for (int o = 0; o < n; o++) {
+        if (a->iterations == 1) {
+            if (e[o].prior > e[k].prior + 1e-12)
+                fail_msg("%s: %s played option %d (judged %.4f), option %d is judged %.4f", where, spec, k, e[k].prior,
+                         o, e[o].prior);
+            continue;
+        }
+        double vo = (e[o].win * e[o].visits + 3 * e[o].prior) / (e[o].visits + 3);
+        double vk = (e[k].win * e[k].visits + 3 * e[k].prior) / (e[k].visits + 3);
+        if (e[o].visits > e[k].visits || (e[o].visits == e[k].visits && vo > vk + 1e-12))
+            fail_msg("%s: %s played option %d (%d visits, %.4f), option %d has %d visits, %.4f", where, spec, k,
+                     e[k].visits, vk, o, e[o].visits, vo);
+    }
+    agent_free(a);
+}
+
+/* At a small budget the search must not play worse than its own judgement
+ * does: along a greedy game of the base game and of the Ark (hundreds of
+ * options a decision: its paths), every few decisions. */
+static void test_mcts_small_budget_follows_its_judgement(void **state)
+{
+    (void)state;
+    const char *variants[] = {"base", "ark"};
+    for (int v = 0; v < 2; v++) {
+        char err[512], where[128];
+        carc_rules *r = carc_variant_load(variants[v], NULL, 0, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, NULL, 31, err, sizeof err);
+        agent *greedy = agent_create("greedy", 31, 0, err, sizeof err);
+        int checked = 0;
+        for (int d = 0; checked < 6;) {
+            int st = carc_advance(g);
+            assert_true(st == CARC_NEED_DRAW || st == CARC_NEED_CHOICE);
+            if (st == CARC_NEED_DRAW) {
+                carc_draw(g, -1);
+                continue;
+            }
+            if (d++ % 5 == 4 && carc_option_count(g) > 1) {
+                snprintf(where, sizeof where, "%s, decision %d", variants[v], d);
+                check_choice(g, "mcts:1it", (uint64_t)d, where);
+                check_choice(g, "mcts:7it", (uint64_t)d, where);
+                checked++;
+            }
+            assert_int_equal(carc_choose(g, greedy->choose(greedy, g)), 0);
+        }
+        agent_free(greedy);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mcts_plays_every_shipped_variant),
         cmocka_unit_test(test_mcts_deterministic_with_iteration_budget),
         cmocka_unit_test(test_mcts_does_not_see_the_pile),
+        cmocka_unit_test(test_mcts_small_budget_follows_its_judgement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,8 @@
  * more as the node is visited, so opponents in the tree answer with moves a
  * sensible player would consider. Below the tree a short uniformly random
  * playout runs, then the position is judged (or scored, if the game ended),
- * and the result for every player is backed up the path.
+ * and the result for every player is backed up the path. The move played
+ * is the root's most visited option, ties to the better valued.
  *
  * The agent sees only options, never rules: it plays every variant and
  * plugin without special cases. With an iteration budget it is deterministic
@@ -92,9 +93,10 @@ typedef struct tuning {
     double est_weight;    /* share of held features' worth counted */
     double supply_weight; /* points a follower in hand is worth */
     double scale;         /* lead (points) at which a position is judged ~76% won */
+    int final_value;      /* play the best valued child, not the most visited */
 } tuning;
 
-static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0};
+static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0};
 
 static void read_tuning_once(void)
 {
@@ -113,6 +115,7 @@ static void read_tuning_once(void)
         else if (strcmp(kv, "est") == 0) tune.est_weight = v;
         else if (strcmp(kv, "supply") == 0) tune.supply_weight = v;
         else if (strcmp(kv, "scale") == 0) tune.scale = v;
+        else if (strcmp(kv, "final") == 0) tune.final_value = v > 0;
     }
 }
 
@@ -181,65 +184,89 @@ static double now(void)
 }
 
 
-/* The judgement of option o for its player, and its lead in points. With
- * `deep`, when the same player decides again before anything else happens
- * (deploy after place), the best of those follow-ups: what greedy weighs. */
-static double judge(agent *a, const carc_game *g, int o, int player, bool deep, double *lead_out)
+/* The judgement of a position h (advanced to its next decision, draw or
+ * end) for player, and its lead in points. */
+static double judge_position(agent *a, carc_game *h, int st, int player, double *lead_out)
 {
     double v[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
-    /* Tried on the scratch game of its depth: 1, and 2 for a follow-up (0
-     * holds the iteration's game). */
-    carc_game *h = agent_scratch(a, deep ? 1 : 2, g);
-    *lead_out = 0;
-    if (!h || carc_game_try(h, g, o) == -2) return 0;
-    int st = carc_advance(h);
-    double best;
-    if (st == CARC_FINISHED) {
-        rewards(h, v, lead);
-        best = v[player];
-        *lead_out = lead[player];
-    } else if (deep && st == CARC_NEED_CHOICE && carc_decision_player(h) == player) {
-        best = -1;
-        for (int k = 0; k < carc_option_count(h); k++) {
-            double l, w = judge(a, h, k, player, false, &l);
-            if (w > best) {
-                best = w;
-                *lead_out = l;
-            }
-        }
-    } else {
-        estimate(a, h, v, lead);
-        best = v[player];
-        *lead_out = lead[player];
-    }
-    return best;
+    if (st == CARC_FINISHED) rewards(h, v, lead);
+    else estimate(a, h, v, lead);
+    *lead_out = lead[player];
+    return v[player];
 }
 
-/* Judges every option of the pending decision and adds them as children,
- * best first. */
-static int expand(agent *a, tree *t, int node, const carc_game *g, bool deep)
+/* The judgement of option o of g's decision for its player: tried on the
+ * scratch game of `level` (0 holds the iteration's game). */
+static double judge(agent *a, const carc_game *g, int o, int player, int level, double *lead_out)
 {
-    int n = carc_option_count(g), player = carc_decision_player(g);
-    int first = -1, last = -1;
-    for (int o = 0; o < n; o++) {
-        int c = node_new(t, o, player);
-        if (c < 0) return -1;
-        t->n[c].prior = judge(a, g, o, player, deep, &t->n[c].prior_lead);
-        if (first < 0) first = c;
-        else t->n[last].next_sibling = c;
-        last = c;
-    }
-    /* Rank by prior (ties by option number): widening opens the best first. */
+    carc_game *h = agent_scratch(a, level, g);
+    *lead_out = 0;
+    if (!h || carc_game_try(h, g, o) == -2) return 0;
+    return judge_position(a, h, carc_advance(h), player, lead_out);
+}
+
+/* Ranks the children of `node` by prior (ties by option number):
+ * widening opens the best first. */
+static void rank_children(tree *t, int node)
+{
+    int first = t->n[node].first_child;
     for (int c = first; c >= 0; c = t->n[c].next_sibling) {
         int rank = 0;
         for (int d = first; d >= 0; d = t->n[d].next_sibling)
             if (t->n[d].prior > t->n[c].prior || (t->n[d].prior == t->n[c].prior && t->n[d].key < t->n[c].key)) rank++;
         t->n[c].rank = rank;
     }
-    t->n[node].first_child = first;
+}
+
+/* Judges every option of the pending decision and adds them as children,
+ * ranked. With `deep`, an option after which the same player decides again
+ * (deploy after place) gets those follow-ups as its own children, judged
+ * once here, and the best of them as its prior: what greedy weighs. So the
+ * tree never judges the half-made turn (a tile placed, its follower or the
+ * Ark's move not yet chosen) against whole turns, and the follow-ups are not
+ * judged a second time when the search first goes below the option. */
+static int expand(agent *a, tree *t, int node, const carc_game *g, bool deep)
+{
+    int n = carc_option_count(g), player = carc_decision_player(g);
+    int last = -1;
+    for (int o = 0; o < n; o++) {
+        int c = node_new(t, o, player);
+        if (c < 0) return -1;
+        if (last < 0) t->n[node].first_child = c;
+        else t->n[last].next_sibling = c;
+        last = c;
+        double l;
+        if (!deep) {
+            t->n[c].prior = judge(a, g, o, player, 2, &l);
+            t->n[c].prior_lead = l;
+            continue;
+        }
+        carc_game *h = agent_scratch(a, 1, g);
+        int st = h && carc_game_try(h, g, o) != -2 ? carc_advance(h) : -1;
+        if (st == CARC_NEED_CHOICE && carc_decision_player(h) == player) {
+            if (expand(a, t, c, h, false) < 0) return -1;
+            double best = -1;
+            for (int d = t->n[c].first_child; d >= 0; d = t->n[d].next_sibling)
+                if (t->n[d].prior > best) {
+                    best = t->n[d].prior;
+                    t->n[c].prior_lead = t->n[d].prior_lead;
+                }
+            t->n[c].prior = best;
+        } else if (st >= 0) {
+            t->n[c].prior = judge_position(a, h, st, player, &l);
+            t->n[c].prior_lead = l;
+        }
+    }
+    rank_children(t, node);
     t->n[node].expanded = true;
     t->n[node].noptions = n;
     return 0;
+}
+
+/* A child's value: its mean reward, the prior counted as a few visits. */
+static double child_value(const mnode *m)
+{
+    return (m->reward + tune.prior_visits * m->prior) / (m->visits + tune.prior_visits);
 }
 
 static int select_child(const tree *t, int parent)
@@ -251,14 +278,29 @@ static int select_child(const tree *t, int parent)
     for (int c = p->first_child; c >= 0; c = t->n[c].next_sibling) {
         const mnode *m = &t->n[c];
         if (m->rank >= open) continue;
-        double q = (m->reward + tune.prior_visits * m->prior) / (m->visits + tune.prior_visits);
-        double v = q + tune.uct_c * sqrt(logn / (m->visits + 1.0));
+        double v = child_value(m) + tune.uct_c * sqrt(logn / (m->visits + 1.0));
         if (v > best) {
             best = v;
             pick = c;
         }
     }
     return pick;
+}
+
+/* The option to play: the root's most visited child, ties to the better
+ * valued (with a small budget many children get the same few visits, and
+ * the option number says nothing), then to the lower number. */
+static int best_child(const tree *t)
+{
+    int best = -1;
+    for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling) {
+        const mnode *m = &t->n[c], *b = best >= 0 ? &t->n[best] : NULL;
+        int mv = tune.final_value ? 0 : m->visits, bv = b && !tune.final_value ? b->visits : 0;
+        if (!b || mv > bv || (mv == bv && (child_value(m) > child_value(b) ||
+                                           (child_value(m) == child_value(b) && m->key < b->key))))
+            best = c;
+    }
+    return best >= 0 ? t->n[best].key : 0;
 }
 
 /* One iteration: down the tree (expanding the first new decision node met),
@@ -287,8 +329,8 @@ static int iterate(agent *a, tree *t, const carc_game *root)
         int n = carc_option_count(g);
         if (m->chance || (m->expanded && m->noptions != n)) break; /* the game took another turn here: stop */
         bool fresh = !m->expanded;
-        /* The root's options are judged with their follow-ups (its few
-         * hundred extra judgements are paid once); deeper nodes, once each. */
+        /* The root's options are judged with their follow-ups, which become
+         * their children (paid once); deeper nodes' options, once each. */
         if (fresh && expand(a, t, node, g, node == 0) < 0) break;
         int c = select_child(t, node);
         if (c < 0 || carc_choose(g, t->n[c].key) < 0) break;
@@ -329,13 +371,7 @@ int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count
         if (deadline > 0 && (it & 15) == 0 && now() >= deadline) break;
         if (iterate(a, &t, g) < 0) break;
     }
-    /* The most visited option; ties to the lower number. */
-    int best = 0, visits = -1;
-    for (int c = t.n[0].first_child; c >= 0; c = t.n[c].next_sibling)
-        if (t.n[c].visits > visits || (t.n[c].visits == visits && t.n[c].key < best)) {
-            visits = t.n[c].visits;
-            best = t.n[c].key;
-        }
+    int best = best_child(&t);
     for (int c = t.n[0].first_child; out && c >= 0; c = t.n[c].next_sibling) {
         const mnode *m = &t.n[c];
         if (m->key < 0 || m->key >= max) continue;
