@@ -145,11 +145,11 @@ static void test_weights_file_errors_name_the_line(void **state)
     unlink(path);
 }
 
-static void train_small(int jobs, uint64_t seed, evaluator *out)
+static void train_small_for(int players, int jobs, uint64_t seed, evaluator *out)
 {
     train_config cfg = {0};
     cfg.variant = "base";
-    cfg.players = 2;
+    cfg.players = players;
     cfg.games = 24;
     cfg.generations = 2;
     cfg.seed = seed;
@@ -157,6 +157,38 @@ static void train_small(int jobs, uint64_t seed, evaluator *out)
     cfg.explore = 0.05;
     char err[1024] = "";
     if (train_run(&cfg, out, err, sizeof err) < 0) fail_msg("%s", err);
+}
+
+static void train_small(int jobs, uint64_t seed, evaluator *out) { train_small_for(2, jobs, seed, out); }
+
+/* With more than 2 players the points already scored count at their face
+ * value (a free fit weighed an early lead at half, and the greedy player
+ * judging so stopped scoring: docs/bots.md); the file says for how many
+ * players it was learned, and the agent finds it by that number. */
+static void test_multiplayer_training_keeps_points_scored(void **state)
+{
+    (void)state;
+    evaluator *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    train_small_for(3, 1, 7, a);
+    assert_int_equal(a->players, 3);
+    int score = -1;
+    for (int i = 0; i < a->nweights; i++)
+        if (strcmp(a->name[i], "score") == 0) score = i;
+    assert_true(score >= 0);
+    assert_true(a->early[score] == 1.0 && a->late[score] == 1.0);
+    char path[] = "/tmp/carc-weights-XXXXXX", err[1024];
+    int fd = mkstemp(path);
+    close(fd);
+    assert_int_equal(evaluator_save(a, path, err, sizeof err), 0);
+    assert_int_equal(evaluator_load(b, path, err, sizeof err), 0);
+    assert_int_equal(b->players, 3);
+    unlink(path);
+    char shipped[1024];
+    evaluator_path_for("base", 2, shipped, sizeof shipped);
+    assert_non_null(strstr(shipped, "/weights/base.ini"));
+    evaluator_path_for("base", 4, shipped, sizeof shipped);
+    assert_non_null(strstr(shipped, "/weights/base-4p.ini"));
+    free(a), free(b);
 }
 
 static void test_training_depends_only_on_its_seed(void **state)
@@ -189,13 +221,16 @@ static void test_training_depends_only_on_its_seed(void **state)
 
 /* Plays `decisions` decisions (0: the whole game) with agent `spec` in
  * every seat; each answer must be one of the options. */
-static void play_with(const carc_rules *r, const char *variant, const char *spec, int decisions)
+static void play_with_n(const carc_rules *r, int players, const char *variant, const char *spec, int decisions)
 {
     char err[1024];
-    carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err);
+    carc_game *g = carc_game_new(r, players, NULL, 11, err, sizeof err);
     assert_non_null(g);
-    agent *ag[2] = {agent_create(spec, 11, 0, err, sizeof err), agent_create(spec, 11, 1, err, sizeof err)};
-    assert_non_null(ag[0]);
+    agent *ag[CARC_MAX_PLAYERS] = {0};
+    for (int p = 0; p < players; p++) {
+        ag[p] = agent_create(spec, 11, p, err, sizeof err);
+        assert_non_null(ag[p]);
+    }
     for (int d = 0; decisions == 0 || d < decisions;) {
         int st = carc_advance(g);
         if (st == CARC_FINISHED) break;
@@ -212,9 +247,13 @@ static void play_with(const carc_rules *r, const char *variant, const char *spec
         d++;
     }
     assert_true(decisions > 0 || carc_is_finished(g));
-    agent_free(ag[0]);
-    agent_free(ag[1]);
+    for (int p = 0; p < players; p++) agent_free(ag[p]);
     carc_game_free(g);
+}
+
+static void play_with(const carc_rules *r, const char *variant, const char *spec, int decisions)
+{
+    play_with_n(r, 2, variant, spec, decisions);
 }
 
 static void test_shipped_weights_play_every_shipped_variant(void **state)
@@ -231,12 +270,22 @@ static void test_shipped_weights_play_every_shipped_variant(void **state)
         carc_rules *r = carc_variant_load(name, NULL, 0, err, sizeof err);
         if (!r) fail_msg("%s: %s", name, err);
         evaluator ev;
-        evaluator_path_for(name, path, sizeof path);
+        evaluator_path_for(name, 2, path, sizeof path);
         if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
         if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
         assert_string_equal(ev.variant, name);
         play_with(r, name, "mcts:8it:trained", 0);
         play_with(r, name, "greedy:trained", 12);
+        /* Weights for games of more players, where shipped. */
+        for (int n = 3; n <= carc_rules_max_players(r); n++) {
+            evaluator_path_for(name, n, path, sizeof path);
+            if (access(path, R_OK) != 0) continue;
+            if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
+            if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
+            assert_int_equal(ev.players, n);
+            play_with_n(r, n, name, "mcts:8it:trained", 6);
+            play_with_n(r, n, name, "greedy:trained", 0);
+        }
         printf("trained bots played %s\n", name);
         carc_rules_free(r);
         variants++;
@@ -303,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_position_figures_follow_the_farm_rule),
         cmocka_unit_test(test_weights_file_errors_name_the_line),
         cmocka_unit_test(test_training_depends_only_on_its_seed),
+        cmocka_unit_test(test_multiplayer_training_keeps_points_scored),
         cmocka_unit_test(test_shipped_weights_play_every_shipped_variant),
         cmocka_unit_test(test_trained_without_weights_says_how_to_train),
         cmocka_unit_test(test_analysis_lists_options_and_the_move),

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "play_terminal.h"
 
@@ -43,8 +44,11 @@ int agent_prepare_eval(agent *a, const carc_game *g)
     const carc_rules *r = carc_game_rules(g);
     char err[512];
     if (!a->eval) {
+        /* Weights learned in games of as many players, else the 2-player
+         * ones (which judge games of more players worse: docs/bots.md). */
         char path[1024];
-        evaluator_path_for(carc_rules_name(r), path, sizeof path);
+        evaluator_path_for(carc_rules_name(r), carc_players(g), path, sizeof path);
+        if (access(path, R_OK) != 0) evaluator_path_for(carc_rules_name(r), 2, path, sizeof path);
         a->eval = malloc(sizeof *a->eval);
         if (!a->eval) {
             snprintf(a->error, sizeof a->error, "out of memory");

@@ -47,6 +47,13 @@ static int on_entry(void *user, const char *section, const char *key, const char
             e->games = (int)strtol(value, &end, 10);
         } else if (strcmp(key, "generations") == 0) {
             e->generations = (int)strtol(value, &end, 10);
+        } else if (strcmp(key, "players") == 0) {
+            e->players = (int)strtol(value, &end, 10);
+            if (*end || e->players < 1 || e->players > CARC_MAX_PLAYERS) {
+                ini_reader_fail(c->rd, "players expects a number of players from 1 to %d, not '%s'", CARC_MAX_PLAYERS,
+                                value);
+                return 0;
+            }
         } else if (strcmp(key, "seed") == 0) {
             e->seed = strtoull(value, &end, 10);
         } else if (strcmp(key, "sigma") == 0) {
@@ -55,7 +62,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
                 return 0;
             }
         } else {
-            ini_reader_fail(c->rd, "unknown key '%s' in [evaluator] (format, variant, games, generations, seed, sigma)",
+            ini_reader_fail(c->rd, "unknown key '%s' in [evaluator] (format, variant, games, generations, players, seed, sigma)",
                             key);
             return 0;
         }
@@ -91,6 +98,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
 int evaluator_load(evaluator *e, const char *path, char *err, size_t errn)
 {
     memset(e, 0, sizeof *e);
+    e->players = 2;
     ini_reader_state rd;
     if (ini_reader_open(&rd, path, err, errn) < 0) return -1;
     load_ctx c = {e, &rd, 0};
@@ -104,9 +112,10 @@ int evaluator_load(evaluator *e, const char *path, char *err, size_t errn)
     return 0;
 }
 
-void evaluator_path_for(const char *variant, char *buf, size_t n)
+void evaluator_path_for(const char *variant, int players, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/weights/%s.ini", carc_data_dir(), variant);
+    if (players > 2) snprintf(buf, n, "%s/weights/%s-%dp.ini", carc_data_dir(), variant, players);
+    else snprintf(buf, n, "%s/weights/%s.ini", carc_data_dir(), variant);
 }
 
 int evaluator_save(const evaluator *e, const char *path, char *err, size_t errn)
@@ -123,9 +132,9 @@ int evaluator_save(const evaluator *e, const char *path, char *err, size_t errn)
             "# the game) to its second (at the end) with the share of tiles placed.\n"
             "# Worth is in points of final lead over the other players; sigma is how far\n"
             "# final leads fell from the prediction (one standard deviation).\n"
-            "[evaluator]\nformat = %d\nvariant = %s\ngames = %d\ngenerations = %d\nseed = %" PRIu64
+            "[evaluator]\nformat = %d\nvariant = %s\nplayers = %d\ngames = %d\ngenerations = %d\nseed = %" PRIu64
             "\nsigma = %.3f\n\n[weights]\n",
-            e->variant, EVAL_FORMAT, e->variant, e->games, e->generations, e->seed, e->sigma);
+            e->variant, EVAL_FORMAT, e->variant, e->players, e->games, e->generations, e->seed, e->sigma);
     for (int i = 0; i < e->nweights; i++) fprintf(f, "%s = %.4f %.4f\n", e->name[i], e->early[i], e->late[i]);
     if (fclose(f) != 0) {
         snprintf(err, errn, "%s: cannot write: %s", path, strerror(errno));

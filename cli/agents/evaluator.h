@@ -20,6 +20,7 @@
 typedef struct evaluator {
     char variant[64];           /* the rules it was trained on */
     int games, generations;     /* how it was trained (for the reader) */
+    int players;                /* players a game in training (2 when not given) */
     uint64_t seed;
     double sigma;               /* spread of the final lead around the prediction, points */
     int nweights;
@@ -33,8 +34,9 @@ typedef struct evaluator {
 
 /* Reads a weights file; -1 with "path:line: what" in err. */
 int evaluator_load(evaluator *e, const char *path, char *err, size_t errn);
-/* The shipped weights of a variant: DATA/weights/NAME.ini. */
-void evaluator_path_for(const char *variant, char *buf, size_t n);
+/* The shipped weights of a variant for games of `players`:
+ * DATA/weights/NAME.ini for 2 players, DATA/weights/NAME-Np.ini for N > 2. */
+void evaluator_path_for(const char *variant, int players, char *buf, size_t n);
 /* Writes the weights file; -1 with a message on error. */
 int evaluator_save(const evaluator *e, const char *path, char *err, size_t errn);
 /* Matches the weights' names to the figures these rules report; -1 when

@@ -19,6 +19,7 @@ typedef struct gen_ctx {
     const evaluator *judge;   /* NULL: hand-written */
     uint64_t gen_seed;
     int nfig, dim;
+    int score_figure;         /* "score", held at weight 1 (more than 2 players), or -1 */
     ridge shard[TRAIN_SHARDS];
     double lead_sum[TRAIN_SHARDS];
     pthread_mutex_t lock;
@@ -103,15 +104,25 @@ static int play_game(gen_ctx *c, const carc_rules *rules, int index, ridge *r, d
             const double *s = snap + (size_t)t * stride, *fig = s + 1;
             double late = s[0], early = 1 - late;
             for (int p = 0; p < np; p++) {
+                double target = y[p];
                 for (int i = 0; i < nfig; i++) {
                     double others = 0;
                     for (int q = 0; q < np; q++)
                         if (q != p) others += fig[q * nfig + i];
                     double d = fig[p * nfig + i] - (np > 1 ? others / (np - 1) : 0);
+                    if (i == c->score_figure) {
+                        /* Points scored are kept: the fit learns what the
+                         * rest of the game adds to the lead in points. With
+                         * more than 2 players a free fit weighs an early
+                         * lead at half (others catch up with the leader)
+                         * and its greedy stops scoring (docs/bots.md). */
+                        target -= d;
+                        d = 0;
+                    }
                     z[2 * i] = d * early;
                     z[2 * i + 1] = d * late;
                 }
-                ridge_add(r, z, y[p]);
+                ridge_add(r, z, target);
             }
         }
         free(z);
@@ -163,6 +174,12 @@ static int generation(const train_config *cfg, const carc_rules *rules, const ev
     c->gen_seed = game_seed(cfg->seed, 1000000000ULL + (uint64_t)gen);
     c->nfig = carc_position_figure_count(rules);
     c->dim = 2 * c->nfig;
+    c->score_figure = -1;
+    for (int i = 0; i < c->nfig && cfg->players > 2; i++) {
+        char name[64];
+        carc_position_figure_name(rules, i, name, sizeof name);
+        if (strcmp(name, "score") == 0) c->score_figure = i;
+    }
     pthread_mutex_init(&c->lock, NULL);
     int rc = 0;
     for (int k = 0; k < TRAIN_SHARDS && rc == 0; k++) rc = ridge_init(&c->shard[k], c->dim);
@@ -193,13 +210,14 @@ static int generation(const train_config *cfg, const carc_rules *rules, const ev
         snprintf(out->variant, sizeof out->variant, "%s", carc_rules_name(rules));
         out->games = cfg->games;
         out->generations = gen + 1;
+        out->players = cfg->players;
         out->seed = cfg->seed;
         out->sigma = rms > 0.5 ? rms : 0.5;
         out->nweights = c->nfig;
         for (int i = 0; i < c->nfig; i++) {
             carc_position_figure_name(rules, i, out->name[i], sizeof out->name[i]);
-            out->early[i] = w[2 * i];
-            out->late[i] = w[2 * i + 1];
+            out->early[i] = i == c->score_figure ? 1.0 : w[2 * i];
+            out->late[i] = i == c->score_figure ? 1.0 : w[2 * i + 1];
         }
         if (cfg->progress)
             fprintf(cfg->progress,
