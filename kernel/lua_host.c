@@ -376,7 +376,7 @@ struct host_call {
     int ref;            /* the script function */
     carc_event *ev;
     const carc_option *opt;
-    int arg;            /* a phase's step, or the player of apply */
+    int arg;            /* the player of apply */
     char *buf;          /* format's text */
     size_t n;
     int result;
@@ -428,16 +428,16 @@ static const char *end_call(lua_host *h, carc_ctx *ctx)
 }
 
 /* Calls the function below the nargs arguments on the stack top under the
- * call's limits, with traceback at base + 1. 0, or -1 with the error given
- * to the game and the stack back at base. */
-static int limited_pcall(lua_host *h, carc_ctx *ctx, int nargs, int base)
+ * call's limits, with traceback at base + 1, keeping nresults results. 0,
+ * or -1 with the error given to the game and the stack back at base. */
+static int limited_pcall(lua_host *h, carc_ctx *ctx, int nargs, int nresults, int base)
 {
     lua_State *L = h->L;
     carc_ctx *prev = h->cur;
     h->cur = ctx;
     if (!prev) begin_call(h, ctx); /* a nested call (a handler raised by this script's own call) shares the budget */
     int depth = h->depth++;
-    int rc = lua_pcall(L, nargs, 0, base + 1);
+    int rc = lua_pcall(L, nargs, nresults, base + 1);
     h->depth = depth;
     h->cur = prev;
     const char *over = !prev && rc == LUA_OK ? end_call(h, ctx) : NULL;
@@ -458,7 +458,7 @@ static int protected_call(lua_host *h, host_call *c)
     lua_pushcfunction(L, traceback);
     lua_pushcfunction(L, run_body);
     lua_pushlightuserdata(L, c);
-    if (limited_pcall(h, c->ctx, 1, base) < 0) return -1;
+    if (limited_pcall(h, c->ctx, 1, 0, base) < 0) return -1;
     lua_settop(L, base);
     return 0;
 }
@@ -853,7 +853,7 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
     push_event(L, h, d, ev, ctx->owner);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
     lua_pushvalue(L, base + 2);
-    if (limited_pcall(h, ctx, 1, base) < 0) return -1;
+    if (limited_pcall(h, ctx, 1, 0, base) < 0) return -1;
     char err[128];
     bool ok = read_back_event(L, base + 2, h->lent[d].shown, ev, err, sizeof err);
     lua_settop(L, base);
@@ -861,23 +861,26 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
     return 0;
 }
 
-static int phase_body(lua_State *L, host_call *c)
-{
-    lua_pushinteger(L, c->arg);
-    lua_call(L, 1, 1);
-    c->result = CARC_PHASE_DONE;
-    if (lua_type(L, -1) == LUA_TSTRING) {
-        const char *s = lua_tostring(L, -1);
-        c->result = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
-    }
-    return 0;
-}
-
+/* A phase step: the function is the protected call (nothing it is given or
+ * returns needs building or can fail). */
 static int lua_phase(carc_ctx *ctx, int step)
 {
     lua_fn *fn = ctx->user;
-    host_call c = {.body = phase_body, .ctx = ctx, .ref = fn->ref, .arg = step};
-    return protected_call(fn->h, &c) < 0 ? -1 : c.result;
+    lua_host *h = fn->h;
+    lua_State *L = h->L;
+    if (!lua_checkstack(L, 3)) return api_error(ctx, "not enough memory"), -1;
+    int base = lua_gettop(L);
+    lua_pushcfunction(L, traceback);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
+    lua_pushinteger(L, step);
+    if (limited_pcall(h, ctx, 1, 1, base) < 0) return -1;
+    int result = CARC_PHASE_DONE;
+    if (lua_type(L, -1) == LUA_TSTRING) { /* a string as it is: nothing converted */
+        const char *s = lua_tostring(L, -1);
+        result = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
+    }
+    lua_settop(L, base);
+    return result;
 }
 
 static int format_body(lua_State *L, host_call *c)
