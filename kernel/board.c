@@ -139,6 +139,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
     p->type = (uint16_t)type;
     p->ring = p->cross = 0;
     p->node0 = g->nnodes;
+    p->figs_on = -1;
     g->tile_stamp[t] = 0; /* clones copy only the stamps of placed tiles */
     for (int s = 0; s < tt->nsegs; s++) {
         int id = g->nnodes++;

@@ -197,6 +197,22 @@ static int check_figures_and_decisions(const carc_game *g, char *err, size_t err
         if (fg->where == CARC_AT_SEGMENT && (fg->seg < 0 || fg->seg >= r->types[g->tiles[fg->tile].type].nsegs))
             return mismatch(err, errn, "figure %d stands on segment %d of tile %d", f, fg->seg, fg->tile);
     }
+    /* Each tile's figure list holds the figures standing there, in id order. */
+    int listed = 0, standing = 0;
+    for (int f = 0; f < g->nfigs; f++) standing += g->figs[f].where == CARC_AT_SEGMENT || g->figs[f].where == CARC_AT_TILE;
+    for (int t = 0; t < g->ntiles; t++) {
+        int last = -1;
+        for (int f = g->tiles[t].figs_on; f >= 0; f = g->figs[f].next_on_tile) {
+            if (f <= last || f >= g->nfigs || ++listed > standing)
+                return mismatch(err, errn, "tile %d's figure list holds figure %d out of order, twice or out of the table", t, f);
+            const figure *fg = &g->figs[f];
+            if ((fg->where != CARC_AT_SEGMENT && fg->where != CARC_AT_TILE) || fg->tile != t)
+                return mismatch(err, errn, "tile %d's figure list holds figure %d, which stands elsewhere", t, f);
+            last = f;
+        }
+    }
+    if (listed != standing)
+        return mismatch(err, errn, "the tiles' figure lists hold %d figures; %d stand on tiles", listed, standing);
     for (int p = 0; p < g->nplayers; p++)
         for (int k = 0; k < r->nfigkinds; k++)
             if (g->supply[p][k] < 0) return mismatch(err, errn, "%s has %d %s in supply", g->names[p], g->supply[p][k], r->figkinds[k].name);

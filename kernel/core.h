@@ -152,6 +152,10 @@ typedef struct plugin_slot {
     int (*game_init)(struct carc_ctx *ctx);
     void (*unload)(void *user);
     size_t state_off, state_size;
+    /* The bytes of a state block in use (a script's carc.state), past which
+     * the block is all zero; NULL: the whole block. A look-ahead copy copies
+     * only those (game_copy). */
+    size_t (*state_used)(const unsigned char *block);
 } plugin_slot;
 
 /* What a handler or phase receives. */
@@ -231,6 +235,9 @@ typedef struct placed {
     uint16_t type;
     int32_t node0;         /* first segment node */
     int32_t nb[4];         /* neighbour tile index per side, or -1 */
+    int32_t figs_on;       /* the first figure standing on the tile (on a
+                              segment or on the tile), or -1; the rest follow
+                              by figure.next_on_tile in id order */
 } placed;
 
 typedef struct cell {
@@ -270,6 +277,7 @@ typedef struct figure {
     int32_t tile;
     int32_t seg;           /* segment on the tile (CARC_AT_SEGMENT) */
     int32_t space;         /* score-track space (CARC_AT_TRACK) */
+    int32_t next_on_tile;  /* the next figure (by id) on the same tile, or -1 */
 } figure;
 
 typedef struct decision {
@@ -503,6 +511,10 @@ void fig_remove(carc_game *g, int f, bool to_supply);
 int fig_remove_event(carc_game *g, int f, int how, int feature);
 int fig_feature(carc_game *g, int f);
 void fig_on_feature(const carc_game *g, int root, int_list *figs);
+/* The first figure standing on a placed tile (on one of its segments or on
+ * the tile) with an id above `after`, or -1: the tile's index, so a walk is
+ * as long as the figures there, not the figure table. */
+int fig_next_on_tile(const carc_game *g, int tile, int after);
 void fig_return_followers(carc_game *g, int root);
 /* Where a removed figure goes: CARC_GONE_BOX for a kind boxed when removed
  * (ARK-15) whatever `how` asked, else how. */

@@ -236,12 +236,31 @@ static cells_origin cells_origin_of(const carc_game *g)
     return (cells_origin){g->cells_base, g->cells_base_tiles, g->ncell_journal, g->cell_journal};
 }
 
+/* The plugins' state blocks: a block that knows its used length is copied
+ * up to it, and what dst used beyond it is cleared (the rest of a block is
+ * zero), so the copy is still equal byte for byte. */
+static void copy_plugin_states(carc_game *dst, const carc_game *src)
+{
+    const struct carc_rules *r = src->rules;
+    size_t copied = 0; /* blocks without a used length go in runs */
+    for (int i = 0; i < r->nplugins; i++) {
+        const plugin_slot *ps = r->plugins[i];
+        if (!ps->state_used || !ps->state_size) continue;
+        if (ps->state_off > copied) memcpy(dst->pstate + copied, src->pstate + copied, ps->state_off - copied);
+        unsigned char *to = dst->pstate + ps->state_off;
+        size_t n = ps->state_used(src->pstate + ps->state_off), was = ps->state_used(to);
+        memcpy(to, src->pstate + ps->state_off, n);
+        if (was > n) memset(to + n, 0, was - n);
+        copied = ps->state_off + ps->state_size;
+    }
+    if (r->state_size > copied) memcpy(dst->pstate + copied, src->pstate + copied, r->state_size - copied);
+}
+
 int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
 {
     if (dst == src || dst->rules != src->rules || dst->cell_mask != src->cell_mask ||
         dst->made_max_tiles != src->made_max_tiles || dst->made_state_size != src->made_state_size)
         return -1;
-    const struct carc_rules *r = src->rules;
     /* Room first, so that a failure leaves dst as it was. */
     if (!reserve((void **)&dst->figs, &dst->cap_figs, src->cap_figs, sizeof *dst->figs) ||
         !reserve((void **)&dst->opts, &dst->cap_opts, src->cap_opts, sizeof *dst->opts) ||
@@ -290,7 +309,7 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     COPY_USED(dst, src, nodes, src->nnodes);
     COPY_USED(dst, src, figs, src->nfigs);
     COPY_USED(dst, src, tile_stamp, src->ntiles);
-    COPY_USED(dst, src, pstate, r->state_size);
+    copy_plugin_states(dst, src);
     COPY_USED(dst, src, batch, src->nbatch);
     COPY_USED(dst, src, landing, src->nlanding);
     /* The log only grows and no rule reads it: the copy starts its own. */

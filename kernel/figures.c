@@ -10,6 +10,41 @@
 
 #include "core.h"
 
+/* Whether a figure in this place is on its tile's list. */
+static bool on_a_tile(int where)
+{
+    return where == CARC_AT_SEGMENT || where == CARC_AT_TILE;
+}
+
+/* Puts figure f on its tile's list, in id order (a tile holds a few). */
+static void tile_link(carc_game *g, int f)
+{
+    figure *fg = &g->figs[f];
+    int32_t *at = &g->tiles[fg->tile].figs_on;
+    while (*at >= 0 && *at < f) at = &g->figs[*at].next_on_tile;
+    fg->next_on_tile = *at;
+    *at = f;
+}
+
+static void tile_unlink(carc_game *g, int f)
+{
+    figure *fg = &g->figs[f];
+    int32_t *at = &g->tiles[fg->tile].figs_on;
+    while (*at != f) {
+        assert(*at >= 0);
+        at = &g->figs[*at].next_on_tile;
+    }
+    *at = fg->next_on_tile;
+    fg->next_on_tile = -1;
+}
+
+int fig_next_on_tile(const carc_game *g, int tile, int after)
+{
+    int f = g->tiles[tile].figs_on;
+    while (f >= 0 && f <= after) f = g->figs[f].next_on_tile;
+    return f;
+}
+
 /* Stands a figure in the first free slot, growing the table when it is
  * full. -1 when the game holds MAX_FIGURES already or memory is out. */
 int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int space)
@@ -34,6 +69,8 @@ int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int 
     fg->tile = tile;
     fg->seg = seg;
     fg->space = space;
+    fg->next_on_tile = -1;
+    if (on_a_tile(where)) tile_link(g, f);
     if (where == CARC_AT_SEGMENT && g->rules->figkinds[kind].follower) {
         int root = feat_find(g, g->tiles[tile].node0 + seg);
         g->nodes[root].occupants++;
@@ -70,10 +107,12 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
     }
+    if (on_a_tile(fg->where)) tile_unlink(g, f);
     fg->where = (uint8_t)where;
     fg->tile = where == CARC_AT_TRACK ? -1 : tile;
     fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
     fg->space = where == CARC_AT_TRACK ? space : 0;
+    if (on_a_tile(where)) tile_link(g, f);
     if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
 }
 
@@ -96,6 +135,7 @@ void fig_remove(carc_game *g, int f, bool to_supply)
         g->nodes[root].occupants--;
     }
     if (to_supply && fg->seat >= 0) g->supply[fg->seat][fg->kind]++;
+    if (on_a_tile(fg->where)) tile_unlink(g, f);
     fg->where = CARC_AT_NONE;
     while (g->nfigs > 0 && g->figs[g->nfigs - 1].where == CARC_AT_NONE) g->nfigs--;
 }

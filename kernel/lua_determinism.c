@@ -11,7 +11,7 @@
 /* Registry keys (their addresses): frozen table -> the table holding its
  * contents; function -> true for the sandbox's own; frozen metatable -> the
  * plain copy objects get; the charge function. */
-static const char FROZEN = 'f', KNOWN = 'k', META_COPY = 'm', CHARGE = 'c';
+static const char FROZEN = 'f', KNOWN = 'k', META_COPY = 'm', CHARGE = 'c', LAZY = 'l';
 
 static void charge(lua_State *L, double work)
 {
@@ -26,6 +26,18 @@ static void charge(lua_State *L, double work)
 static bool push_contents(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);
+    /* A table filled on first read is filled whole before raw access. */
+    if (lua_getmetatable(L, idx)) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &LAZY);
+        lua_insert(L, -2);
+        if (lua_rawget(L, -2) == LUA_TFUNCTION) {
+            lua_pushvalue(L, idx);
+            lua_call(L, 1, 0);
+        } else {
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
     lua_rawgetp(L, LUA_REGISTRYINDEX, &FROZEN);
     lua_pushvalue(L, idx);
     if (lua_rawget(L, -2) == LUA_TTABLE) {
@@ -478,6 +490,8 @@ void lua_determinism_install(lua_State *L, int env, lua_guard_charge_fn fn)
     lua_rawsetp(L, LUA_REGISTRYINDEX, &KNOWN);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &META_COPY);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &LAZY);
     replace(L, env, "next", d_next);
     replace(L, env, "pairs", d_pairs);
     replace(L, env, "rawget", d_rawget);
@@ -1002,4 +1016,14 @@ void lua_determinism_freeze(lua_State *L, int env, const char *path)
         lua_pop(L, 2);
     }
     lua_pop(L, 3);
+}
+
+void lua_determinism_lazy_table(lua_State *L, int mt, lua_CFunction fill)
+{
+    mt = lua_absindex(L, mt);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &LAZY);
+    lua_pushvalue(L, mt);
+    lua_pushcfunction(L, fill);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
 }

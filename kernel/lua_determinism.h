@@ -52,6 +52,11 @@ void lua_determinism_mark_known(lua_State *L, int env);
  * work is charged through the charge function given to install. */
 void lua_determinism_freeze(lua_State *L, int env, const char *path);
 
+/* Tables with metatable mt are filled on first read (their __index):
+ * next, pairs, rawget, rawset and rawlen call fill(t) first, which must
+ * give t every field it would show. Call after install. */
+void lua_determinism_lazy_table(lua_State *L, int mt, lua_CFunction fill);
+
 /* tostring without addresses: pushes the string for the value at idx
  * (running its __tostring, under the caller's limits) and returns it; the
  * pointer lives as long as the pushed value. */

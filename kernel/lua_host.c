@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -23,10 +24,15 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* carc.state: the entries in use are e[0 .. n-1] and every byte after
+ * them is zero, so the kernel copies a game's store up to its used length
+ * (state_used) and a copy is still equal byte for byte. */
 typedef struct kv_entry {
     char key[24];
-    uint8_t type; /* LUA_TNIL (free), LUA_TBOOLEAN, LUA_TNUMBER (int or float), LUA_TSTRING */
+    uint32_t hash;  /* kv_hash(key): compared before the key */
+    uint8_t type;   /* LUA_TBOOLEAN, LUA_TNUMBER (int or float), LUA_TSTRING */
     uint8_t is_int;
+    uint8_t unused[2];
     union {
         int64_t i;
         double d;
@@ -35,8 +41,10 @@ typedef struct kv_entry {
 } kv_entry;
 
 typedef struct kv_store {
-    kv_entry e[LUA_STATE_ENTRIES];
     uint64_t printed; /* bytes print wrote in this game: clones and replays carry it */
+    uint32_t n;       /* entries in use */
+    uint32_t unused;
+    kv_entry e[LUA_STATE_ENTRIES];
 } kv_store;
 
 /* What stopped the running call. */
@@ -78,7 +86,15 @@ typedef struct lua_host {
      * event, its award and option, the option of format and apply. One set
      * per nesting depth (a handler can raise an event of its own script). */
     int depth;              /* calls into the script running now */
-    struct { int ev, award, option; } lent[LUA_HOST_LENT_DEPTH];
+    struct {
+        int ev, award, option;
+        /* The event table is filled on first read of each field: the event
+         * of the call at this depth, the owner its option's `mine` compares
+         * with, and the fields the table holds (read or written) this call. */
+        const carc_event *src;
+        int owner;
+        uint32_t shown;
+    } lent[LUA_HOST_LENT_DEPTH];
 } lua_host;
 
 /* A handler or phase: which function of which script. */
@@ -360,7 +376,7 @@ struct host_call {
     int ref;            /* the script function */
     carc_event *ev;
     const carc_option *opt;
-    int arg;            /* a phase's step, or the player of apply */
+    int arg;            /* the player of apply */
     char *buf;          /* format's text */
     size_t n;
     int result;
@@ -411,19 +427,17 @@ static const char *end_call(lua_host *h, carc_ctx *ctx)
     return NULL;
 }
 
-static int protected_call(lua_host *h, host_call *c)
+/* Calls the function below the nargs arguments on the stack top under the
+ * call's limits, with traceback at base + 1, keeping nresults results. 0,
+ * or -1 with the error given to the game and the stack back at base. */
+static int limited_pcall(lua_host *h, carc_ctx *ctx, int nargs, int nresults, int base)
 {
     lua_State *L = h->L;
-    carc_ctx *ctx = c->ctx;
-    int base = lua_gettop(L);
-    lua_pushcfunction(L, traceback);
-    lua_pushcfunction(L, run_body);
-    lua_pushlightuserdata(L, c);
     carc_ctx *prev = h->cur;
     h->cur = ctx;
     if (!prev) begin_call(h, ctx); /* a nested call (a handler raised by this script's own call) shares the budget */
     int depth = h->depth++;
-    int rc = lua_pcall(L, 1, 0, base + 1);
+    int rc = lua_pcall(L, nargs, nresults, base + 1);
     h->depth = depth;
     h->cur = prev;
     const char *over = !prev && rc == LUA_OK ? end_call(h, ctx) : NULL;
@@ -434,6 +448,17 @@ static int protected_call(lua_host *h, host_call *c)
         api_error(ctx, msg);
         return -1;
     }
+    return 0;
+}
+
+static int protected_call(lua_host *h, host_call *c)
+{
+    lua_State *L = h->L;
+    int base = lua_gettop(L);
+    lua_pushcfunction(L, traceback);
+    lua_pushcfunction(L, run_body);
+    lua_pushlightuserdata(L, c);
+    if (limited_pcall(h, c->ctx, 1, 0, base) < 0) return -1;
     lua_settop(L, base);
     return 0;
 }
@@ -600,81 +625,262 @@ static void push_award(lua_State *L, const carc_award *a)
 
 /* ---- the trampolines: kernel -> script -------------------------------------------------- */
 
-static int handler_body(lua_State *L, host_call *c)
+/* The event's fields, in the order of KEYS. */
+#define EVENT_KEY(k) ((k) >= K_type && (k) <= K_option)
+
+/* Pushes field k of the event; award and option: the tables lent at depth
+ * d, filled now (new ones when d is -1, past the reuse depth). */
+static void push_event_field(lua_State *L, lua_host *h, const carc_event *ev, int owner, int d, int k)
 {
-    carc_event *ev = c->ev;
+    switch (k) {
+    case K_type:
+        if (ev->type >= 0 && ev->type < CARC_EV_COUNT) lua_rawgeti(L, LUA_REGISTRYINDEX, h->type_ref[ev->type]);
+        else lua_pushstring(L, carc_event_name(ev->type));
+        break;
+    case K_player: lua_pushinteger(L, ev->player); break;
+    case K_tile: lua_pushinteger(L, ev->tile); break;
+    case K_feature: lua_pushinteger(L, ev->feature); break;
+    case K_figure: lua_pushinteger(L, ev->figure); break;
+    case K_value: lua_pushinteger(L, ev->value); break;
+    case K_flags: lua_pushinteger(L, ev->flags); break;
+    case K_award:
+        if (ev->award) {
+            push_lent(L, d >= 0 ? &h->lent[d].award : NULL, 6);
+            fill_award(L, ev->award);
+        } else {
+            lua_pushnil(L);
+        }
+        break;
+    case K_option:
+        if (ev->option) {
+            push_lent(L, d >= 0 ? &h->lent[d].option : NULL, 8);
+            fill_option(L, ev->option);
+            lua_pushboolean(L, ev->option->owner == owner);
+            set_top(L, K_mine);
+        } else {
+            lua_pushnil(L);
+        }
+        break;
+    default: lua_pushnil(L);
+    }
+}
+
+/* The depth whose event table is at idx, or -1 (a call that has ended). */
+static int lent_event_depth(lua_State *L, lua_host *h, int idx)
+{
+    idx = lua_absindex(L, idx);
+    for (int d = (h->depth < LUA_HOST_LENT_DEPTH ? h->depth : LUA_HOST_LENT_DEPTH) - 1; d >= 0; d--) {
+        if (!h->lent[d].src) continue;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, h->lent[d].ev);
+        bool same = lua_rawequal(L, -1, idx);
+        lua_pop(L, 1);
+        if (same) return d;
+    }
+    return -1;
+}
+
+/* The event key named by the string at idx, or -1. */
+static int event_key(lua_State *L, int idx)
+{
+    const char *k = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+    for (int i = K_type; k && i <= K_option; i++)
+        if (strcmp(k, key_names[i]) == 0) return i;
+    return -1;
+}
+
+/* __index of a lent event table: a field read first in this call is put in
+ * the table (then read like any field); one set to nil stays nil. */
+static int event_index(lua_State *L)
+{
     lua_host *h = host_of(L);
-    /* The event, its award and option: tables lent for this call, refilled
-     * for the next (no table built per event; docs/lua-guide.md). */
-    push_lent(L, LENT(h, ev), 10);
-    push_key(L, K_type);
-    if (ev->type >= 0 && ev->type < CARC_EV_COUNT) lua_rawgeti(L, LUA_REGISTRYINDEX, h->type_ref[ev->type]);
-    else lua_pushstring(L, carc_event_name(ev->type));
-    lua_rawset(L, -3);
-    set_int(L, K_player, ev->player);
-    set_int(L, K_tile, ev->tile);
-    set_int(L, K_feature, ev->feature);
-    set_int(L, K_figure, ev->figure);
-    set_int(L, K_value, ev->value);
-    set_int(L, K_flags, ev->flags);
-    if (ev->award) {
-        push_lent(L, LENT(h, award), 6);
-        fill_award(L, ev->award);
-    } else {
+    int d = lent_event_depth(L, h, 1), k = event_key(L, 2);
+    if (d < 0 || k < 0 || (h->lent[d].shown >> k & 1u)) {
         lua_pushnil(L);
+        return 1;
     }
-    set_top(L, K_award);
-    if (ev->option) {
-        lend_option(L, ev->option);
-        lua_pushboolean(L, ev->option->owner == c->ctx->owner);
-        set_top(L, K_mine);
+    h->lent[d].shown |= 1u << k;
+    push_event_field(L, h, h->lent[d].src, h->lent[d].owner, d, k);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+    return 1;
+}
+
+/* __newindex of a lent event table: carc's fields only (lent_newindex). */
+static int event_newindex(lua_State *L)
+{
+    lua_host *h = host_of(L);
+    int d = lent_event_depth(L, h, 1), k = event_key(L, 2);
+    if (d >= 0 && k >= 0) h->lent[d].shown |= 1u << k;
+    return lent_newindex(L);
+}
+
+/* Fills every field not yet in the table (raw access and iteration see the
+ * whole event). */
+static int event_fill(lua_State *L)
+{
+    lua_host *h = host_of(L);
+    int d = lent_event_depth(L, h, 1);
+    for (int k = K_type; d >= 0 && k <= K_option; k++) {
+        if (h->lent[d].shown >> k & 1u) continue;
+        h->lent[d].shown |= 1u << k;
+        push_key(L, k);
+        push_event_field(L, h, h->lent[d].src, h->lent[d].owner, d, k);
+        lua_rawset(L, 1);
+    }
+    return 0;
+}
+
+/* Pushes the event table for this call: past the reuse depth a new one,
+ * filled; else the table lent at this depth, emptied of the fields the last
+ * call there saw, filled as the handler reads it. */
+static void push_event(lua_State *L, lua_host *h, int d, const carc_event *ev, int owner)
+{
+    if (d < 0 || d >= LUA_HOST_LENT_DEPTH) {
+        lua_createtable(L, 0, 10);
+        for (int k = K_type; k <= K_option; k++) {
+            push_event_field(L, h, ev, owner, -1, k);
+            set_top(L, k);
+        }
+        return;
+    }
+    if (h->lent[d].ev == LUA_NOREF) {
+        lua_createtable(L, 0, 10);
+        lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, -1);
+        h->lent[d].ev = luaL_ref(L, LUA_REGISTRYINDEX);
     } else {
-        lua_pushnil(L);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, h->lent[d].ev);
+        /* Only a field that holds a value is set to nil: that changes its
+         * slot in place (allocates nothing, cannot fail). */
+        for (int k = K_type; h->lent[d].shown && k <= K_option; k++) {
+            if (!(h->lent[d].shown >> k & 1u)) continue;
+            push_key(L, k);
+            if (lua_rawget(L, -2) == LUA_TNIL) {
+                lua_pop(L, 1);
+                continue;
+            }
+            lua_pop(L, 1);
+            push_key(L, k);
+            lua_pushnil(L);
+            lua_rawset(L, -3);
+        }
     }
-    set_top(L, K_option);
-    lua_pushvalue(L, -1); /* keep the event to read back what the handler changed */
-    lua_insert(L, 1);
-    lua_call(L, 1, 0);
-    int value = field_int(L, 1, K_value, ev->value), points = 0, reason = 0;
-    if (ev->award) {
+    h->lent[d].src = ev;
+    h->lent[d].owner = owner;
+    h->lent[d].shown = 0;
+}
+
+/* t[key] of the table at idx (raw) into *out, def when nil; false when it
+ * is not an integer in range, with why in err. Raises no error. */
+static bool read_back_int(lua_State *L, int idx, int key, int def, int *out, char *err, size_t errn)
+{
+    push_key(L, key);
+    lua_rawget(L, idx < 0 ? idx - 1 : idx);
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    bool nil = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (!isnum && !nil) snprintf(err, errn, "field '%s' must be an integer", key_names[key]);
+    else if (isnum && (v < INT_MIN || v > INT_MAX)) snprintf(err, errn, "field '%s' is out of range", key_names[key]);
+    else {
+        *out = isnum ? (int)v : def;
+        return true;
+    }
+    return false;
+}
+
+/* What the handler changed, from the event table at idx: ev.value and
+ * ev.award's points and reason, raw reads of the fields it touched (read
+ * or wrote; one it did not is not in a lent table, so it keeps its value).
+ * Written only once all are read: a bad field changes nothing. */
+static bool read_back_event(lua_State *L, int idx, uint32_t touched, carc_event *ev, char *err, size_t errn)
+{
+    idx = lua_absindex(L, idx);
+    int value = ev->value, points = ev->award ? ev->award->points : 0, reason = ev->award ? ev->award->reason : 0;
+    if ((touched >> K_value & 1u) && !read_back_int(L, idx, K_value, ev->value, &value, err, errn)) return false;
+    if (ev->award && (touched >> K_award & 1u)) {
         push_key(L, K_award);
-        lua_rawget(L, 1);
-        points = lua_istable(L, -1) ? field_int(L, -1, K_points, ev->award->points) : ev->award->points;
-        reason = lua_istable(L, -1) ? field_int(L, -1, K_reason, ev->award->reason) : ev->award->reason; /* relabel */
+        bool ok = true;
+        if (lua_rawget(L, idx) == LUA_TTABLE)
+            ok = read_back_int(L, -1, K_points, points, &points, err, errn) &&
+                 read_back_int(L, -1, K_reason, reason, &reason, err, errn); /* relabel */
+        lua_pop(L, 1);
+        if (!ok) return false;
     }
-    /* Written only once both are read: a bad field changes nothing. */
     ev->value = value;
     if (ev->award) {
         ev->award->points = points;
         ev->award->reason = reason;
     }
+    return true;
+}
+
+/* A handler's call past the lent tables' depth, or the first at a depth
+ * (whose table is made here, under protection: the heap may be full). */
+static int handler_body(lua_State *L, host_call *c)
+{
+    lua_host *h = host_of(L);
+    int d = h->depth - 1;
+    push_event(L, h, d, c->ev, c->ctx->owner); /* 2, kept to read back what the handler changed; 1 is the handler */
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 1, 0);
+    char err[128];
+    if (!read_back_event(L, 2, d >= 0 && d < LUA_HOST_LENT_DEPTH ? h->lent[d].shown : ~0u, c->ev, err, sizeof err))
+        return luaL_error(L, "%s", err);
     return 0;
 }
 
+/* The event: a table lent for this call and filled as it is read (no table
+ * built per event, nothing set that the handler does not read;
+ * docs/lua-guide.md). Once the table of this depth exists, preparing it
+ * cannot fail (it is emptied, nothing is allocated), so the handler itself
+ * is the protected call. */
 static int lua_handler(carc_ctx *ctx, carc_event *ev)
 {
     lua_fn *fn = ctx->user;
-    host_call c = {.body = handler_body, .ctx = ctx, .ref = fn->ref, .ev = ev};
-    return protected_call(fn->h, &c);
-}
-
-static int phase_body(lua_State *L, host_call *c)
-{
-    lua_pushinteger(L, c->arg);
-    lua_call(L, 1, 1);
-    c->result = CARC_PHASE_DONE;
-    if (lua_type(L, -1) == LUA_TSTRING) {
-        const char *s = lua_tostring(L, -1);
-        c->result = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
+    lua_host *h = fn->h;
+    int d = h->depth;
+    if (d >= LUA_HOST_LENT_DEPTH || h->lent[d].ev == LUA_NOREF || !lua_checkstack(h->L, 4)) {
+        host_call c = {.body = handler_body, .ctx = ctx, .ref = fn->ref, .ev = ev};
+        return protected_call(h, &c);
     }
+    lua_State *L = h->L;
+    int base = lua_gettop(L);
+    lua_pushcfunction(L, traceback);
+    push_event(L, h, d, ev, ctx->owner);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
+    lua_pushvalue(L, base + 2);
+    if (limited_pcall(h, ctx, 1, 0, base) < 0) return -1;
+    char err[128];
+    bool ok = read_back_event(L, base + 2, h->lent[d].shown, ev, err, sizeof err);
+    lua_settop(L, base);
+    if (!ok) return api_error(ctx, err), -1;
     return 0;
 }
 
+/* A phase step: the function is the protected call (nothing it is given or
+ * returns needs building or can fail). */
 static int lua_phase(carc_ctx *ctx, int step)
 {
     lua_fn *fn = ctx->user;
-    host_call c = {.body = phase_body, .ctx = ctx, .ref = fn->ref, .arg = step};
-    return protected_call(fn->h, &c) < 0 ? -1 : c.result;
+    lua_host *h = fn->h;
+    lua_State *L = h->L;
+    if (!lua_checkstack(L, 3)) return api_error(ctx, "not enough memory"), -1;
+    int base = lua_gettop(L);
+    lua_pushcfunction(L, traceback);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
+    lua_pushinteger(L, step);
+    if (limited_pcall(h, ctx, 1, 1, base) < 0) return -1;
+    int result = CARC_PHASE_DONE;
+    if (lua_type(L, -1) == LUA_TSTRING) { /* a string as it is: nothing converted */
+        const char *s = lua_tostring(L, -1);
+        result = strcmp(s, "again") == 0 ? CARC_PHASE_AGAIN : strcmp(s, "end-game") == 0 ? CARC_PHASE_END_GAME : CARC_PHASE_DONE;
+    }
+    lua_settop(L, base);
+    return result;
 }
 
 static int format_body(lua_State *L, host_call *c)
@@ -755,39 +961,31 @@ static void kv_key(lua_State *L, int idx, char *out)
     }
 }
 
-/* The store is an open-addressing hash table: a key's slot is its hash,
- * then the next ones; a deleted entry leaves a tombstone so that keys placed
- * after it are still found. The same operations give the same layout, so
- * the state stays deterministic. */
-#define KV_TOMBSTONE 0xff
-
-static unsigned kv_hash(const char *key)
+/* The store keeps its entries in use first (a deleted one takes the last
+ * one's place), each with its key's hash: a lookup compares the hashes of
+ * the few entries a script keeps. The same operations give the same
+ * layout, so the state stays deterministic. */
+static uint32_t kv_hash(const char *key)
 {
-    unsigned h = 2166136261u; /* FNV-1a */
+    uint32_t h = 2166136261u; /* FNV-1a */
     for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
     return h;
 }
 
-/* The slot holding key, or -1; *insert gets the slot a new key would take. */
-static int kv_find(const kv_store *s, const char *key, int *insert)
+/* The entry holding key, or -1. */
+static int kv_find(const kv_store *s, const char *key, uint32_t hash)
 {
-    unsigned start = kv_hash(key) % LUA_STATE_ENTRIES;
-    int first_free = -1;
-    for (unsigned k = 0; k < LUA_STATE_ENTRIES; k++) {
-        int i = (int)((start + k) % LUA_STATE_ENTRIES);
-        const kv_entry *e = &s->e[i];
-        if (e->type == LUA_TNIL) {
-            if (first_free < 0) first_free = i;
-            break; /* never used: the key is not further on */
-        }
-        if (e->type == KV_TOMBSTONE) {
-            if (first_free < 0) first_free = i;
-            continue;
-        }
-        if (strcmp(e->key, key) == 0) return i;
-    }
-    if (insert) *insert = first_free;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->e[i].hash == hash && strcmp(s->e[i].key, key) == 0) return (int)i;
     return -1;
+}
+
+/* The bytes of a store in use (the kernel's copies stop there). */
+static size_t kv_used(const unsigned char *block)
+{
+    const kv_store *s = (const kv_store *)(const void *)block;
+    uint32_t n = s->n < LUA_STATE_ENTRIES ? s->n : LUA_STATE_ENTRIES;
+    return offsetof(kv_store, e) + n * sizeof(kv_entry);
 }
 
 static int kv_index(lua_State *L)
@@ -795,7 +993,7 @@ static int kv_index(lua_State *L)
     kv_store *s = kv(L);
     char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
     kv_key(L, 2, key);
-    int i = kv_find(s, key, NULL);
+    int i = kv_find(s, key, kv_hash(key));
     if (i < 0) {
         lua_pushnil(L);
         return 1;
@@ -813,36 +1011,43 @@ static int kv_newindex(lua_State *L)
     kv_store *s = kv(L);
     char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
     kv_key(L, 2, key);
-    int t = lua_type(L, 3), free_slot = -1;
+    int t = lua_type(L, 3);
     if (t != LUA_TNIL && t != LUA_TBOOLEAN && t != LUA_TNUMBER && t != LUA_TSTRING)
         return luaL_error(L, "carc.state holds numbers, booleans and strings (not %s)", lua_typename(L, t));
-    int slot = kv_find(s, key, &free_slot);
+    uint32_t hash = kv_hash(key);
+    int slot = kv_find(s, key, hash);
     if (t == LUA_TNIL) {
         if (slot >= 0) {
-            memset(&s->e[slot], 0, sizeof s->e[slot]);
-            s->e[slot].type = KV_TOMBSTONE;
+            uint32_t last = s->n - 1;
+            if ((uint32_t)slot != last) s->e[slot] = s->e[last];
+            memset(&s->e[last], 0, sizeof s->e[last]);
+            s->n = last;
         }
         return 0;
     }
-    if (slot < 0) slot = free_slot;
-    if (slot < 0) return luaL_error(L, "carc.state is full (%d entries)", LUA_STATE_ENTRIES);
-    kv_entry *e = &s->e[slot];
-    memset(e, 0, sizeof *e);
-    memcpy(e->key, key, sizeof e->key);
-    e->type = (uint8_t)t;
+    if (slot < 0) {
+        if (s->n >= LUA_STATE_ENTRIES) return luaL_error(L, "carc.state is full (%d entries)", LUA_STATE_ENTRIES);
+        slot = (int)s->n;
+    }
+    kv_entry e = {0};
+    memcpy(e.key, key, sizeof e.key);
+    e.hash = hash;
+    e.type = (uint8_t)t;
     if (t == LUA_TBOOLEAN) {
-        e->v.i = lua_toboolean(L, 3);
+        e.v.i = lua_toboolean(L, 3);
     } else if (t == LUA_TSTRING) {
         size_t len;
         const char *v = lua_tolstring(L, 3, &len);
         if (len > 31) return luaL_error(L, "carc.state strings are at most 31 bytes");
-        memcpy(e->v.s, v, len + 1);
+        memcpy(e.v.s, v, len + 1);
     } else if (lua_isinteger(L, 3)) {
-        e->is_int = 1;
-        e->v.i = lua_tointeger(L, 3);
+        e.is_int = 1;
+        e.v.i = lua_tointeger(L, 3);
     } else {
-        e->v.d = lua_tonumber(L, 3);
+        e.v.d = lua_tonumber(L, 3);
     }
+    s->e[slot] = e;
+    if ((uint32_t)slot == s->n) s->n++;
     return 0;
 }
 
@@ -1199,22 +1404,19 @@ static int l_each_figure(lua_State *L)
     return 3;
 }
 
-/* The iterator of carc.each_figure_on: the tile is the invariant state. */
+/* The iterator of carc.each_figure_on: the tile is the invariant state;
+ * the kernel's per-tile index walks only the figures standing there. */
 static int each_figure_on_next(lua_State *L)
 {
     CTX(L);
-    int tile = (int)luaL_checkinteger(L, 1);
-    int n = API->figures(ctx), start = (int)luaL_checkinteger(L, 2) + 1;
-    for (int id = start < 0 ? 0 : start; id < n; id++) {
-        carc_figure_info fi;
-        int w = API->figure(ctx, id, &fi);
-        if ((w != CARC_AT_SEGMENT && w != CARC_AT_TILE) || fi.tile != tile) continue;
-        charge(L, (id - start) / 8.0);
-        lua_pushinteger(L, id);
-        return 1 + push_figure_fields(L, &fi);
-    }
-    charge(L, (n - start) / 8.0);
-    return 0;
+    lua_Integer tile = luaL_checkinteger(L, 1), after = luaL_checkinteger(L, 2);
+    if (!ctx->g) return API->figures(ctx), 0; /* reports the call needs a game */
+    if (tile < 0 || tile >= ctx->g->ntiles) return 0;
+    int id = fig_next_on_tile(ctx->g, (int)tile, after < INT_MIN ? INT_MIN : after > INT_MAX ? INT_MAX : (int)after);
+    carc_figure_info fi;
+    if (id < 0 || API->figure(ctx, id, &fi) <= 0) return 0;
+    lua_pushinteger(L, id);
+    return 1 + push_figure_fields(L, &fi);
 }
 
 /* for id, kind, owner, where, tile, seg, space in carc.each_figure_on(tile):
@@ -1612,6 +1814,21 @@ static void wrap_field(lua_State *L, int t, const char *name, lua_CFunction fn)
     lua_setfield(L, t, name);
 }
 
+/* A metatable that the script cannot read or replace (__metatable is its
+ * name), with __index (if given) and __newindex. */
+static void push_metatable(lua_State *L, lua_CFunction index, lua_CFunction newindex, const char *name)
+{
+    lua_createtable(L, 0, 3);
+    if (index) {
+        lua_pushcfunction(L, index);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pushcfunction(L, newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__metatable");
+}
+
 /* Builds the sandbox environment on the stack top. */
 static void build_env(lua_State *L)
 {
@@ -1661,13 +1878,7 @@ static void build_env(lua_State *L)
         lua_setfield(L, -2, constants[i].name);
     }
     lua_newuserdatauv(L, 1, 0);
-    lua_newtable(L);
-    lua_pushcfunction(L, kv_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, kv_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushliteral(L, "carc.state");
-    lua_setfield(L, -2, "__metatable");
+    push_metatable(L, kv_index, kv_newindex, "carc.state");
     lua_setmetatable(L, -2);
     lua_setfield(L, -2, "state");
     lua_setfield(L, env, "carc");
@@ -1729,6 +1940,7 @@ static int host_init(carc_ctx *ctx)
     if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
     /* Registration happens while the top level runs. */
     API->set_state(ctx, sizeof(kv_store), lua_game_init);
+    h->ps->state_used = kv_used;
     API->set_option_fns(ctx, lua_format, lua_apply);
     host_call c = {.body = top_level_body, .ctx = ctx, .ref = luaL_ref(L, LUA_REGISTRYINDEX)};
     rc = protected_call(h, &c);
@@ -1763,12 +1975,11 @@ static int setup(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_pop(L, 2);
     lua_determinism_mark_known(L, -1);
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, lent_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushliteral(L, "carc's table");
-    lua_setfield(L, -2, "__metatable");
+    push_metatable(L, NULL, lent_newindex, "carc's table");
     lua_setfield(L, LUA_REGISTRYINDEX, "carc.lent");
+    push_metatable(L, event_index, event_newindex, "carc's table");
+    lua_determinism_lazy_table(L, -1, event_fill);
+    lua_setfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
     lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
     lua_host *h = host_of(L);
     for (int k = 0; k < NKEYS; k++) {

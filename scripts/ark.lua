@@ -49,11 +49,17 @@ local DY = { [0] = -1, 0, 1, 0 }
 local S = carc.state
 local offer, tile_at, tile_pos, award = carc.offer, carc.tile_at, carc.tile_pos, carc.award
 local each_figure_on = carc.each_figure_on
+-- The calls of the hot paths (the greedy bot runs `apply` for every move),
+-- in locals: a read of the carc table (frozen once the script has loaded)
+-- costs more than a local's.
+local segments, segment_kind, figure_fields, feature_kind = carc.segments, carc.segment_kind, carc.figure_fields,
+  carc.feature_kind
+local step_begin, step_end, figure_move = carc.step_begin, carc.step_end, carc.figure_move
 
 -- Whether tile t has a segment of the temple kind tk.
 local function has_temple(t, tk)
-  for s = 0, carc.segments(t) - 1 do
-    if carc.segment_kind(t, s) == tk then return true end
+  for s = 0, segments(t) - 1 do
+    if segment_kind(t, s) == tk then return true end
   end
   return false
 end
@@ -61,7 +67,7 @@ end
 local function ark_tile()
   local id = S.fig
   if id == nil then return nil end
-  local kind, _, where, tile = carc.figure_fields(id)
+  local kind, _, where, tile = figure_fields(id)
   if kind ~= ARK or where ~= AT_TILE then carc.fail("the Ark's figure is missing") end
   return tile
 end
@@ -93,7 +99,7 @@ end)
 
 -- ARK-17: remember the cities completed while the Ark is not on the board.
 carc.on("feature-completed", function(ev)
-  if S.fig ~= nil or carc.feature_kind(ev.feature) ~= CITY then return end
+  if S.fig ~= nil or feature_kind(ev.feature) ~= CITY then return end
   local n = S.np or 0
   if n >= MAX_PENDING then return end
   n = n + 1
@@ -193,7 +199,7 @@ local function move(o, player)
   local x, y = tile_pos(start)
   local t = start
   local path = o.a
-  carc.step_begin()
+  step_begin()
   for i = 0, o.b - 1 do
     local d = (path >> (2 * i)) & 3
     x, y = x + DX[d], y + DY[d]
@@ -207,8 +213,8 @@ local function move(o, player)
       bonus = 0
     end
   end
-  carc.figure_move(S.fig, AT_TILE, t)
-  carc.step_end()
+  figure_move(S.fig, AT_TILE, t)
+  step_end()
 end
 
 local function place(o, player)
@@ -216,9 +222,9 @@ local function place(o, player)
   S.fig = carc.figure_place(ARK, -1, AT_TILE, o.tile, -1, 0, false)
   local bonus = carc.option("place-bonus")
   if bonus > 0 then
-    carc.step_begin()
+    step_begin()
     award(player, bonus, REASON)
-    carc.step_end()
+    step_end()
   end
 end
 

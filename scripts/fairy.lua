@@ -33,23 +33,27 @@ local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
 local BONUS, FINAL = carc.AWARD_BONUS, carc.AWARD_FINAL
 local NEXT_TO, ON_TILE = 1, 2 -- option codes
 local PLACEMENT_ON_TILE = 1
+-- What the handlers use, in locals: a read of the carc table (frozen once
+-- the script has loaded) costs more than a local's.
+local S = carc.state
+local figure_fields, figure_place, figure_move = carc.figure_fields, carc.figure_place, carc.figure_move
+local step_begin, step_end, award, batch_add = carc.step_begin, carc.step_end, carc.award, carc.batch_add
 
 carc.game_init(function()
-  local s = carc.state
-  s.tile = carc.option("placement") == PLACEMENT_ON_TILE
-  s.turn = carc.option("turn-bonus")
-  s.score = carc.option("score-bonus")
+  S.tile = carc.option("placement") == PLACEMENT_ON_TILE
+  S.turn = carc.option("turn-bonus")
+  S.score = carc.option("score-bonus")
 end)
 
 local function on_tile_mode()
-  return carc.state.tile
+  return S.tile
 end
 
 -- The tile the fairy stands on, or nil.
 local function fairy_tile()
-  local id = carc.state.fig
+  local id = S.fig
   if id == nil then return nil end
-  local kind, _, where, tile = carc.figure_fields(id)
+  local kind, _, where, tile = figure_fields(id)
   if where == AT_TILE and kind == FAIRY then return tile end
   return nil
 end
@@ -78,7 +82,7 @@ carc.on("action-offer", function(ev)
       end
     end
   else
-    local guard = carc.state.guard
+    local guard = S.guard
     for id, kind, _, _, tile, seg in each_figure(player, AT_SEGMENT) do
       if id ~= guard and is_follower(kind) then offer(NEXT_TO, tile, seg, id) end
     end
@@ -94,7 +98,7 @@ end)
 carc.apply(function(opt, player)
   local guard = nil
   if opt.code == NEXT_TO then
-    local kind, owner, where, tile, seg = carc.figure_fields(opt.a)
+    local kind, owner, where, tile, seg = figure_fields(opt.a)
     if not (where == AT_SEGMENT and is_follower(kind) and tile == opt.tile and seg == opt.seg and owner == player) then
       error("fairy: the follower is not there")
     end
@@ -102,22 +106,22 @@ carc.apply(function(opt, player)
   elseif opt.code ~= ON_TILE then
     error("fairy: unknown option")
   end
-  if carc.state.fig == nil then
-    carc.state.fig = carc.figure_place(FAIRY, -1, "tile", opt.tile, -1, 0, false)
+  if S.fig == nil then
+    S.fig = figure_place(FAIRY, -1, "tile", opt.tile, -1, 0, false)
   else
-    carc.figure_move(carc.state.fig, "tile", opt.tile)
+    figure_move(S.fig, "tile", opt.tile)
   end
-  carc.state.guard = guard
+  S.guard = guard
 end)
 
 -- FAIRY-5 (and FAIRY-6): the guarded follower left the board; the fairy stays.
 carc.on("figure-removed", function(ev)
-  if ev.figure == carc.state.guard then carc.state.guard = nil end
+  if ev.figure == S.guard then S.guard = nil end
 end)
 
 -- FAIRY-3: the point at the start of your turn, its own scoring step.
 carc.on("turn-start", function(ev)
-  local bonus, points = carc.state.turn, 0
+  local bonus, points = S.turn, 0
   if bonus <= 0 then return end
   if on_tile_mode() then
     local here = fairy_tile()
@@ -126,20 +130,20 @@ carc.on("turn-start", function(ev)
       if tile == here and is_follower(kind) then points = points + bonus end
     end
   else
-    local guard = carc.state.guard
-    if guard and select(2, carc.figure_fields(guard)) == ev.player then points = bonus end
+    local guard = S.guard
+    if guard and select(2, figure_fields(guard)) == ev.player then points = bonus end
   end
   if points > 0 then
-    carc.step_begin()
-    carc.award(ev.player, points, REASON)
-    carc.step_end()
+    step_begin()
+    award(ev.player, points, REASON)
+    step_end()
   end
 end)
 
 -- FAIRY-5: the feature of the fairy's follower is scored (its awards are in
 -- the batch): a bonus award attached to that feature, won or not.
 carc.on("feature-scored", function(ev)
-  local bonus = carc.state.score
+  local bonus = S.score
   if bonus <= 0 then return end
   local flags = BONUS
   if ev.flags ~= 0 then flags = BONUS | FINAL end
@@ -148,15 +152,15 @@ carc.on("feature-scored", function(ev)
     if here == nil then return end
     for _, kind, owner, _, tile, seg in each_figure(nil, AT_SEGMENT) do
       if tile == here and is_follower(kind) and feature(tile, seg) == ev.feature then
-        carc.batch_add(owner, bonus, REASON, ev.feature, flags)
+        batch_add(owner, bonus, REASON, ev.feature, flags)
       end
     end
   else
-    local guard = carc.state.guard
+    local guard = S.guard
     if guard == nil then return end
-    local _, owner, where, tile, seg = carc.figure_fields(guard)
+    local _, owner, where, tile, seg = figure_fields(guard)
     if where == AT_SEGMENT and feature(tile, seg) == ev.feature then
-      carc.batch_add(owner, bonus, REASON, ev.feature, flags)
+      batch_add(owner, bonus, REASON, ev.feature, flags)
     end
   end
 end)

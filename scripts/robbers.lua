@@ -82,8 +82,11 @@ local function to_supply(p)
   off_track(p)
 end
 
+local type_has_mark, drawn_type, placed_tile, tile_type_of = carc.type_has_mark, carc.drawn_type, carc.placed_tile,
+  carc.tile_type
+
 local function is_bag(tile_type)
-  return tile_type ~= nil and tile_type >= 0 and carc.type_has_mark(tile_type, BAG)
+  return tile_type ~= nil and tile_type >= 0 and type_has_mark(tile_type, BAG)
 end
 
 local resolve -- below: turns a step's candidates into thefts
@@ -121,7 +124,7 @@ end
 -- After drawing a bag tile (robbers.placement=before-tile): every player from
 -- the active one, before the tile is placed.
 carc.add_phase("robbers-before-tile", "after", "draw", function(step)
-  if not is_bag(carc.drawn_type()) or carc.option("placement") ~= BEFORE_TILE then return "done" end
+  if not is_bag(drawn_type()) or carc.option("placement") ~= BEFORE_TILE then return "done" end
   local n = carc.players()
   if step >= n then return "done" end
   ask_placement((carc.active_player() + step) % n)
@@ -131,8 +134,8 @@ end)
 -- After a bag tile is placed: the active player, then the ROB-3 player (or,
 -- with every-player, every other player in turn order).
 carc.add_phase("robbers-after-tile", "after", "place", function(step)
-  local t = carc.placed_tile()
-  if t < 0 or not is_bag(carc.tile_type(t)) then return "done" end
+  local t = placed_tile()
+  if t < 0 or not is_bag(tile_type_of(t)) then return "done" end
   local mode = carc.option("placement")
   if mode == BEFORE_TILE then return "done" end
   local n, active = carc.players(), carc.active_player()
@@ -232,9 +235,10 @@ local function busy(o)
 end
 
 carc.on("score-after", function(ev)
-  local a = ev.award
   local track = S.t
-  if a.points == 0 or track == nil then return end
+  if track == nil then return end -- no robber on the track: the award is not read
+  local a = ev.award
+  if a.points == 0 then return end
   local cs = S.cs
   if cs ~= nil and cs ~= a.step then -- candidates of a step that never ended
     resolve(true)

@@ -91,6 +91,22 @@ static void member_list(carc_game *g) { int n = joined_node(g); g->nodes[n].next
 static void completion(carc_game *g) { g->nodes[occupied_root(g)].flags ^= NODE_COMPLETE; }
 static void figure_place(carc_game *g) { g->figs[0].where = CARC_AT_SEGMENT; g->figs[0].seg = MAX_SEGS; }
 static void supply(carc_game *g) { g->supply[1][0] = -1; }
+static int standing_figure(const carc_game *g)
+{
+    for (int f = 0; f < g->nfigs; f++)
+        if (g->figs[f].where == CARC_AT_SEGMENT) return f;
+    fail_msg("no follower stands");
+    return -1;
+}
+/* The per-tile figure index: a tile forgets its figure, or lists another tile's. */
+static void tile_list_lost(carc_game *g) { int f = standing_figure(g); g->tiles[g->figs[f].tile].figs_on = g->figs[f].next_on_tile; }
+static void tile_list_elsewhere(carc_game *g)
+{
+    int f = standing_figure(g), other = g->figs[f].tile == 0 ? 1 : 0;
+    g->figs[f].next_on_tile = g->tiles[other].figs_on;
+    g->tiles[other].figs_on = f;
+    g->tiles[g->figs[f].tile].figs_on = -1;
+}
 
 static void finds_each_difference(void **state)
 {
@@ -109,6 +125,8 @@ static void finds_each_difference(void **state)
     expect_found(g, completion, "complete");
     expect_found(g, figure_place, "figure 0");
     expect_found(g, supply, "in supply");
+    expect_found(g, tile_list_lost, "figure lists hold");
+    expect_found(g, tile_list_elsewhere, "stands elsewhere");
     carc_game_free(g);
 }
 

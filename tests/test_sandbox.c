@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "core.h"
 #include "helpers.h"
 #include "lua_host.h"
 #include "rng.h"
@@ -459,6 +460,12 @@ static void test_event_read_back_is_protected(void **state)
     carc_game_free(g);
     carc_rules_free(r);
     expect_game_error_within("event-full-heap.lua", "not enough memory", CALL_SECONDS);
+    /* Filled as it is read: every way of reading sees the whole event. */
+    r = load_script("event-lazy.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    if (play(r, 2, &g) != CARC_FINISHED) fail_msg("%s", carc_game_error(g));
+    carc_game_free(g);
+    carc_rules_free(r);
 }
 
 /* Bytes the C heap holds now (AddressSanitizer's own count under it: its
@@ -650,6 +657,54 @@ static void test_tries_do_not_share_a_turn_budget(void **state)
     carc_rules_free(r);
 }
 
+/* carc.state keeps 64 entries through deletes and refills; the 65th is
+ * refused. A look-ahead copy, which copies a store only up to its entries
+ * in use, leaves the scratch game's state equal byte for byte to the
+ * source's, whether the scratch held more entries or fewer. */
+static carc_game *state_store_game(const carc_rules *r, int turns)
+{
+    char err[256];
+    carc_game *g = carc_game_new(r, 2, NULL, 5, err, sizeof err);
+    assert_non_null(g);
+    while (carc_turn_number(g) < turns) {
+        int st = carc_advance(g);
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else if (st == CARC_NEED_CHOICE) carc_choose(g, 0);
+        else fail_msg("the game stopped early: %s", carc_game_error(g));
+    }
+    return g;
+}
+
+static void test_state_store_keeps_64_entries(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = load_script("state-store.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g;
+    if (play(r, 1, &g) != CARC_FINISHED) fail_msg("%s", carc_game_error(g));
+    carc_game_free(g);
+    carc_game *full = state_store_game(r, 3), *emptied = state_store_game(r, 4);
+    carc_game *scratch = carc_game_clone(full);
+    assert_non_null(scratch);
+    assert_int_equal(carc_game_copy_into(scratch, emptied), 0);
+    assert_memory_equal(scratch->pstate, emptied->pstate, r->state_size);
+    assert_int_equal(carc_game_copy_into(scratch, full), 0);
+    assert_memory_equal(scratch->pstate, full->pstate, r->state_size);
+    carc_game_free(scratch);
+    carc_game_free(full);
+    carc_game_free(emptied);
+    carc_rules_free(r);
+
+    const char *ov[] = {"state-store.which=overfill"};
+    r = carc_variant_load(VARIANT, ov, 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    assert_int_equal(play(r, 1, &g), CARC_FAILED);
+    if (!strstr(carc_game_error(g), "carc.state is full (64 entries)")) fail_msg("%s", carc_game_error(g));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 /* ---- Finding 7: a script's games depend on the game alone ----------------------------------- */
 
 /* State kept between calls is refused where it is made. */
@@ -757,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_refusal_stops_the_game_under_pcall),
         cmocka_unit_test(test_every_callback_is_limited),
         cmocka_unit_test(test_tries_do_not_share_a_turn_budget),
+        cmocka_unit_test(test_state_store_keeps_64_entries),
         cmocka_unit_test(test_state_between_calls_refused),
         cmocka_unit_test(test_frozen_tables_read_as_before),
         cmocka_unit_test(test_pairs_next_sort_and_tostring_are_fixed),
