@@ -46,9 +46,9 @@ run() {
 budget() {
     if [ -n "${STRENGTH_BUDGET:-}" ]; then echo "$STRENGTH_BUDGET"; return; fi
     case $1 in
-    robbers) echo 1600it ;;
-    princess-dragon) echo 550it ;;
-    ark) echo 60it ;;
+    robbers) echo 2000it ;;
+    princess-dragon) echo 650it ;;
+    ark) echo 80it ;;
     all-expansions) echo 50it ;;
     *) echo 3000it ;;
     esac
