@@ -593,9 +593,24 @@ static int field_int(lua_State *L, int idx, int key, int def)
     return isnum ? (int)v : def;
 }
 
+static int event_fill(lua_State *L);
+
 static carc_option read_option(lua_State *L, int idx)
 {
     luaL_checktype(L, idx, LUA_TTABLE);
+    idx = lua_absindex(L, idx);
+    /* An event table lent to a handler is filled as it is read: whole
+     * before the raw reads (carc.offer(ev) carries the event's tile). */
+    if (lua_getmetatable(L, idx)) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
+        bool lazy = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (lazy) {
+            lua_pushcfunction(L, event_fill);
+            lua_pushvalue(L, idx);
+            lua_call(L, 1, 0);
+        }
+    }
     carc_option o;
     memset(&o, 0, sizeof o);
     o.code = (uint16_t)field_int(L, idx, K_code, 0);
