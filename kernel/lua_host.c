@@ -593,9 +593,24 @@ static int field_int(lua_State *L, int idx, int key, int def)
     return isnum ? (int)v : def;
 }
 
+static int event_fill(lua_State *L);
+
 static carc_option read_option(lua_State *L, int idx)
 {
     luaL_checktype(L, idx, LUA_TTABLE);
+    idx = lua_absindex(L, idx);
+    /* An event table lent to a handler is filled as it is read: whole
+     * before the raw reads (carc.offer(ev) carries the event's tile). */
+    if (lua_getmetatable(L, idx)) {
+        lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
+        bool lazy = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+        if (lazy) {
+            lua_pushcfunction(L, event_fill);
+            lua_pushvalue(L, idx);
+            lua_call(L, 1, 0);
+        }
+    }
     carc_option o;
     memset(&o, 0, sizeof o);
     o.code = (uint16_t)field_int(L, idx, K_code, 0);
@@ -965,20 +980,24 @@ static void kv_key(lua_State *L, int idx, char *out)
  * one's place), each with its key's hash: a lookup compares the hashes of
  * the few entries a script keeps. The same operations give the same
  * layout, so the state stays deterministic. */
-static uint32_t kv_hash(const char *key)
+static uint32_t kv_hash_n(const char *key, size_t len)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
-    for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 16777619u;
     return h;
 }
 
-/* The entry holding key, or -1. */
-static int kv_find(const kv_store *s, const char *key, uint32_t hash)
+static uint32_t kv_hash(const char *key) { return kv_hash_n(key, strlen(key)); }
+
+/* The entry holding the key of len bytes (no NUL among them), or -1. */
+static int kv_find_n(const kv_store *s, const char *key, size_t len, uint32_t hash)
 {
     for (uint32_t i = 0; i < s->n; i++)
-        if (s->e[i].hash == hash && strcmp(s->e[i].key, key) == 0) return (int)i;
+        if (s->e[i].hash == hash && memcmp(s->e[i].key, key, len) == 0 && s->e[i].key[len] == 0) return (int)i;
     return -1;
 }
+
+static int kv_find(const kv_store *s, const char *key, uint32_t hash) { return kv_find_n(s, key, strlen(key), hash); }
 
 /* The bytes of a store in use (the kernel's copies stop there). */
 static size_t kv_used(const unsigned char *block)
@@ -991,9 +1010,16 @@ static size_t kv_used(const unsigned char *block)
 static int kv_index(lua_State *L)
 {
     kv_store *s = kv(L);
-    char key[24] = {0}; /* whole buffer defined: the state is compared and copied byte for byte */
-    kv_key(L, 2, key);
-    int i = kv_find(s, key, kv_hash(key));
+    size_t len = 0;
+    const char *name = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
+    int i;
+    if (name && len >= 1 && len <= 23 && name[0] != '#' && !memchr(name, 0, len)) {
+        i = kv_find_n(s, name, len, kv_hash_n(name, len)); /* a read compares the key where it is */
+    } else {
+        char key[24] = {0};
+        kv_key(L, 2, key); /* integer keys, and the errors */
+        i = kv_find(s, key, kv_hash(key));
+    }
     if (i < 0) {
         lua_pushnil(L);
         return 1;
