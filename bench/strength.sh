@@ -8,8 +8,8 @@
 #   STRENGTH_SEED   the tournaments' seed (default 2026)
 #   STRENGTH_ROWS   the rows to run (default: all of them, in this order):
 #                   calibrate trained-greedy mcts mcts-trained robbers
-#                   princess-dragon ark all-expansions 3p 4p 3p-plain
-#                   4p-plain fan
+#                   princess-dragon princess-dragon-plain ark all-expansions
+#                   all-expansions-plain 3p 4p 3p-plain 4p-plain fan
 #   STRENGTH_BUDGET the search's budget in every row (default: the variant's
 #                   own, below, in iterations: about 200 ms of CPU a move on
 #                   the shared reference machine when chosen; docs/bots.md)
@@ -26,7 +26,7 @@ GAMES=${STRENGTH_GAMES:-200}
 JOBS=${STRENGTH_JOBS:-2}
 SEED=${STRENGTH_SEED:-2026}
 CALIBRATE=${STRENGTH_CALIBRATE:-base}
-ROWS=${STRENGTH_ROWS:-calibrate trained-greedy mcts mcts-trained robbers princess-dragon ark all-expansions 3p 4p 3p-plain 4p-plain fan}
+ROWS=${STRENGTH_ROWS:-calibrate trained-greedy mcts mcts-trained robbers princess-dragon princess-dragon-plain ark all-expansions all-expansions-plain 3p 4p 3p-plain 4p-plain fan}
 T=$(mktemp -d "${TMPDIR:-/tmp}/carc-strength.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
@@ -86,6 +86,12 @@ for row in $ROWS; do
     robbers | princess-dragon | ark | all-expansions)
         echo "== mcts with the learned judgement against greedy, $row, 2 players"
         tournament "$row" "mcts:$(budget "$row"):trained,greedy" ;;
+    princess-dragon-plain | all-expansions-plain)
+        # The hand-written judgement costs less an iteration than the learned
+        # one, so the same budget stays under the row's 200 ms a move.
+        v=${row%-plain}
+        echo "== mcts with the hand-written judgement against greedy, $v, 2 players"
+        tournament "$v" "mcts:$(budget "$v"),greedy" ;;
     3p)
         echo "== mcts against two greedy players, base (fair share 33.3%)"
         tournament base "mcts:$(budget base):trained,greedy,greedy" ;;
