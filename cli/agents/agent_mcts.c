@@ -287,19 +287,22 @@ static int select_child(const tree *t, int parent)
     return pick;
 }
 
-/* The option to play: the root's most visited child, ties to the better
- * valued (with a small budget many children get the same few visits, and
- * the option number says nothing), then to the lower number. */
+/* Whether root child m is played rather than b: the more visited, ties to
+ * the better valued (with a small budget many children get the same few
+ * visits, and the option number says nothing), then to the lower number. */
+static bool plays_before(const mnode *m, const mnode *b)
+{
+    if (!tune.final_value && m->visits != b->visits) return m->visits > b->visits;
+    double vm = child_value(m), vb = child_value(b);
+    return vm != vb ? vm > vb : m->key < b->key;
+}
+
+/* The option to play. */
 static int best_child(const tree *t)
 {
     int best = -1;
-    for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling) {
-        const mnode *m = &t->n[c], *b = best >= 0 ? &t->n[best] : NULL;
-        int mv = tune.final_value ? 0 : m->visits, bv = b && !tune.final_value ? b->visits : 0;
-        if (!b || mv > bv || (mv == bv && (child_value(m) > child_value(b) ||
-                                           (child_value(m) == child_value(b) && m->key < b->key))))
-            best = c;
-    }
+    for (int c = t->n[0].first_child; c >= 0; c = t->n[c].next_sibling)
+        if (best < 0 || plays_before(&t->n[c], &t->n[best])) best = c;
     return best >= 0 ? t->n[best].key : 0;
 }
 
