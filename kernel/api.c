@@ -637,6 +637,13 @@ static int api_feature_borders(carc_ctx *ctx, int f, int *cities, int max)
     return n;
 }
 
+static int api_figure_next_on_tile(carc_ctx *ctx, int tile, int after)
+{
+    GAME_ONLY(ctx, -1);
+    if (tile < 0 || tile >= ctx->g->ntiles) return api_error(ctx, "figure_next_on_tile: no such placed tile");
+    return fig_next_on_tile(ctx->g, tile, after);
+}
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -727,4 +734,5 @@ const carc_api carc_api_v1 = {
     .extra_turn = api_extra_turn,
     .in_extra_turn = api_in_extra_turn,
     .feature_borders = api_feature_borders,
+    .figure_next_on_tile = api_figure_next_on_tile,
 };

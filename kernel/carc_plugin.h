@@ -358,6 +358,14 @@ typedef struct carc_api {
      * up to max ids into cities; returns how many there are, -1 for a
      * feature that is not a field. */
     int (*feature_borders)(carc_ctx *ctx, int field, int *cities, int max);
+
+    /* -- figures on a tile -- */
+    /* The first figure standing on placed tile `tile` (on one of its
+     * segments or on the tile itself) with an id above `after` (-1: the
+     * first), or -1 when there is none: the kernel keeps each tile's
+     * figures, so a walk costs the figures there, not the figure table.
+     * -1 and an error for a tile that is not placed. */
+    int (*figure_next_on_tile)(carc_ctx *ctx, int tile, int after);
 } carc_api;
 
 /* Every plugin defines its entry point with exactly this prototype. */

@@ -89,10 +89,9 @@ static int ark_on_tile(carc_ctx *ctx, int tile)
 {
     int ark = api->figure_kind(ctx, "ark");
     if (ark < 0) return 0;
-    int nf = api->figures(ctx);
-    for (int f = 0; f < nf; f++) {
+    for (int f = api->figure_next_on_tile(ctx, tile, -1); f >= 0; f = api->figure_next_on_tile(ctx, tile, f)) {
         carc_figure_info fi;
-        if (api->figure(ctx, f, &fi) == CARC_AT_TILE && fi.kind == ark && fi.tile == tile) return 1;
+        if (api->figure(ctx, f, &fi) == CARC_AT_TILE && fi.kind == ark) return 1;
     }
     return 0;
 }

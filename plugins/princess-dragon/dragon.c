@@ -115,11 +115,10 @@ static int eat(carc_ctx *ctx, int tile)
 {
     pd_state *st = pd_st(ctx);
     if (st->fairy_no_eat && pd_fairy_tile(ctx) == tile) return 0;
-    int n = api->figures(ctx);
     carc_figure_info fi;
-    for (int f = 0; f < n; f++) {
-        int where = api->figure(ctx, f, &fi);
-        if ((where != CARC_AT_SEGMENT && where != CARC_AT_TILE) || fi.tile != tile || fi.seat < 0) continue;
+    /* Removing f keeps the walk: the next is the first above f. */
+    for (int f = api->figure_next_on_tile(ctx, tile, -1); f >= 0; f = api->figure_next_on_tile(ctx, tile, f)) {
+        if (api->figure(ctx, f, &fi) < 0 || fi.seat < 0) continue;
         if (st->eats_followers_only && !(api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER)) continue;
         if (api->figure_remove(ctx, f, CARC_GONE_RETURNED) < 0) return -1;
     }
