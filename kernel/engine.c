@@ -70,6 +70,15 @@ static void *xcalloc(size_t n, size_t size, bool *oom)
     return p;
 }
 
+/* An array the game fills before it reads it (as a clone's): not cleared,
+ * which was a tenth of a random base game. */
+static void *xmalloc(size_t n, size_t size, bool *oom)
+{
+    void *p = malloc((n ? n : 1) * size);
+    if (!p) *oom = true;
+    return p;
+}
+
 carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *names,
                          uint64_t seed, char *err, size_t errn)
 {
@@ -103,17 +112,17 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     int maxt = r->max_tiles;
     int maxcells = 4 * maxt + 8, cap = 16;
     while (cap < 2 * maxcells) cap <<= 1;
-    g->pile = xcalloc((size_t)maxt, sizeof *g->pile, &oom);
-    g->aside = xcalloc((size_t)maxt, sizeof *g->aside, &oom);
-    g->tiles = xcalloc((size_t)maxt, sizeof *g->tiles, &oom);
-    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom);
+    g->pile = xmalloc((size_t)maxt, sizeof *g->pile, &oom);
+    g->aside = xmalloc((size_t)maxt, sizeof *g->aside, &oom);
+    g->tiles = xmalloc((size_t)maxt, sizeof *g->tiles, &oom);
+    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom); /* a free cell is one not `used` */
     g->cell_mask = cap - 1;
-    g->front = xcalloc((size_t)maxcells, sizeof *g->front, &oom);
-    g->nodes = xcalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
+    g->front = xmalloc((size_t)maxcells, sizeof *g->front, &oom);
+    g->nodes = xmalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
     g->cap_figs = CARC_MAX_PLAYERS * (r->k.followers + 8) + 16;
-    g->figs = xcalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
-    g->tile_stamp = xcalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
-    g->pstate = xcalloc(r->state_size, 1, &oom);
+    g->figs = xmalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
+    g->tile_stamp = xmalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
+    g->pstate = xcalloc(r->state_size, 1, &oom); /* plugin state starts all zero */
     g->made_max_tiles = maxt;
     g->made_state_size = r->state_size;
     g->serial = game_serial_new();
