@@ -81,20 +81,19 @@ static int ph_place(struct carc_ctx *ctx, int call)
 {
     carc_game *g = ctx->g;
     if (call > 0) return CARC_PHASE_DONE;
-    int type = g->turn.drawn, first = g->nopts;
-    const uint32_t *sig = g->rules->types[type].sig;
+    int first = g->nopts;
+    /* At most four options a frontier position: room once, then plain
+     * stores (the listing was a third of a random game). */
+    carc_option *o = opt_room(g, 4 * g->nfront);
+    if (!o) return -1;
+    const uint32_t *sig = g->rules->types[g->turn.drawn].sig;
     for (int i = 0; i < g->nfront; i++) {
         const frontier_pos *f = &g->front[i];
-        for (int r = 0; r < 4; r++) {
-            if (((sig[r] ^ f->req) & f->mask) != 0) continue;
-            carc_option *o = opt_push(g);
-            if (!o) return -1;
-            o->code = BASE_OPT_PLACE;
-            o->arg[0] = f->x;
-            o->arg[1] = f->y;
-            o->arg[2] = r;
-        }
+        for (unsigned fits = board_fit_rotations(sig, f); fits; fits &= fits - 1)
+            *o++ = (carc_option){.code = BASE_OPT_PLACE, .tile = -1, .seg = -1,
+                                 .arg = {f->x, f->y, __builtin_ctz(fits)}};
     }
+    g->nopts = (int)(o - g->opts);
     decision_pose_built(g, g->turn.active, 0, "place", first);
     return CARC_PHASE_AGAIN;
 }

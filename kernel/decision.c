@@ -17,10 +17,11 @@ static const plugin_slot *option_owner(const carc_game *g, int owner)
     return owner == 0 ? &g->rules->base : owner_slot(g, owner);
 }
 
-carc_option *opt_push(carc_game *g)
+carc_option *opt_room(carc_game *g, int n)
 {
-    if (g->nopts == g->cap_opts) {
-        int cap = g->cap_opts ? g->cap_opts * 2 : 256;
+    if (g->nopts + n > g->cap_opts) {
+        int cap = g->cap_opts ? g->cap_opts : 256;
+        while (cap < g->nopts + n) cap *= 2;
         carc_option *o = realloc(g->opts, (size_t)cap * sizeof *o);
         if (!o) {
             game_fail(g, "out of memory");
@@ -29,9 +30,15 @@ carc_option *opt_push(carc_game *g)
         g->opts = o;
         g->cap_opts = cap;
     }
-    carc_option *o = &g->opts[g->nopts++];
-    memset(o, 0, sizeof *o);
-    o->tile = o->seg = -1;
+    return &g->opts[g->nopts];
+}
+
+carc_option *opt_push(carc_game *g)
+{
+    carc_option *o = opt_room(g, 1);
+    if (!o) return NULL;
+    g->nopts++;
+    *o = (carc_option){.tile = -1, .seg = -1};
     return o;
 }
 
