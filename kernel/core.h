@@ -473,7 +473,14 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending);
 /* A serial never given before (carc_game's serial). */
 uint64_t game_serial_new(void);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int dispatch(carc_game *g, int ev, struct carc_event *e);
+/* Raises event ev: its handlers in order; -1 when one failed the game. */
+int dispatch_to_handlers(carc_game *g, int ev, struct carc_event *e);
+/* The same, inline for the common case of an event nobody listens to (most
+ * of them in most variants: a turn raises a dozen). */
+static inline int dispatch(carc_game *g, int ev, struct carc_event *e)
+{
+    return g->rules->nhandlers[ev] ? dispatch_to_handlers(g, ev, e) : 0;
+}
 int pile_return_aside(carc_game *g);
 
 /* board.c */

@@ -148,18 +148,19 @@ int carc_choose(carc_game *g, int index)
         game_fail(g, "option %d is not on offer", index);
         return -1;
     }
-    decision d = g->dq[0];
-    assert(d.first >= 0 && d.first + d.n <= g->nopts);
-    carc_option opt = g->opts[d.first + index];
-    /* Drop the answered decision and its options. */
-    memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
+    int first = g->dq[0].first, n = g->dq[0].n, player = g->dq[0].player;
+    assert(first >= 0 && first + n <= g->nopts);
+    carc_option opt = g->opts[first + index];
+    /* Drop the answered decision and its options (usually the only ones:
+     * then nothing moves). */
     g->ndq--;
-    int tail = g->nopts - (d.first + d.n);
-    memmove(&g->opts[d.first], &g->opts[d.first + d.n], (size_t)tail * sizeof *g->opts);
-    g->nopts -= d.n;
+    if (g->ndq > 0) memmove(&g->dq[0], &g->dq[1], (size_t)g->ndq * sizeof g->dq[0]);
+    int tail = g->nopts - (first + n);
+    if (tail > 0) memmove(&g->opts[first], &g->opts[first + n], (size_t)tail * sizeof *g->opts);
+    g->nopts -= n;
     for (int i = 0; i < g->ndq; i++)
-        if (g->dq[i].first > d.first) g->dq[i].first -= d.n;
-    return apply_chosen(g, opt, d.player);
+        if (g->dq[i].first > first) g->dq[i].first -= n;
+    return apply_chosen(g, opt, player);
 }
 
 int carc_game_try(carc_game *dst, const carc_game *src, int index)

@@ -44,11 +44,10 @@ int carc_event_by_name(const char *name)
     return -1;
 }
 
-int dispatch(carc_game *g, int ev, carc_event *e)
+int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
 {
     const struct carc_rules *r = g->rules;
     int n = r->nhandlers[ev];
-    if (n == 0) return 0;
     e->type = ev;
     for (int i = 0; i < n && !g->failed; i++) {
         const handler_ref *h = &r->handlers[ev][i];
@@ -110,8 +109,12 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
     int maxt = r->max_tiles;
+    /* Cells: the placed tiles and the frontier. A tile placed next to
+     * another adds at most 3 frontier positions, so a game has fewer than
+     * three quarters of maxcells: with room for 1.5 times maxcells the
+     * hash stays under half full, and is small to clear and to copy. */
     int maxcells = 4 * maxt + 8, cap = 16;
-    while (cap < 2 * maxcells) cap <<= 1;
+    while (cap < maxcells + maxcells / 2) cap <<= 1;
     g->pile = xmalloc((size_t)maxt, sizeof *g->pile, &oom);
     g->aside = xmalloc((size_t)maxt, sizeof *g->aside, &oom);
     g->tiles = xmalloc((size_t)maxt, sizeof *g->tiles, &oom);
