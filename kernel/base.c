@@ -89,9 +89,13 @@ static int ph_place(struct carc_ctx *ctx, int call)
     const uint32_t *sig = g->rules->types[g->turn.drawn].sig;
     for (int i = 0; i < g->nfront; i++) {
         const frontier_pos *f = &g->front[i];
-        for (unsigned fits = board_fit_rotations(sig, f); fits; fits &= fits - 1)
-            *o++ = (carc_option){.code = BASE_OPT_PLACE, .tile = -1, .seg = -1,
-                                 .arg = {f->x, f->y, __builtin_ctz(fits)}};
+        unsigned fits = board_fit_rotations(sig, f);
+        const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = -1, .arg = {f->x, f->y, 0}};
+        for (int r = 0; r < 4; r++) {
+            *o = place;
+            o->arg[2] = r;
+            o += (fits >> r) & 1u;
+        }
     }
     g->nopts = (int)(o - g->opts);
     decision_pose_built(g, g->turn.active, 0, "place", first);

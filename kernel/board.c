@@ -132,7 +132,7 @@ static void join_port(carc_game *g, const placed *p, const placed *q, int port)
     assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
     g->nodes[a].open--;
     g->nodes[b].open--;
-    feat_union(g, a, b);
+    feat_join(g, a, b);
 }
 
 /* A tile among the 8 around the new one: each counts the other in its ring
@@ -198,21 +198,21 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
             f->mask |= 0xffu << (8 * side);
         }
     }
-    /* The ring, in the order of rows and columns around the tile: the
+    /* The ring, row by row (the order features are noted complete in): the
      * orthogonal neighbours are known already, the diagonal ones are
      * looked up. */
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            if (!dx && !dy) continue;
-            int u;
-            if (!dx || !dy) {
-                u = p->nb[dy < 0 ? 0 : dx > 0 ? 1 : dy > 0 ? 2 : 3];
-            } else {
-                const cell *nc = cell_find(g, x + dx, y + dy);
-                u = nc ? nc->tile : -1;
-            }
-            if (u >= 0) ring_neighbours(g, p, u, !dx || !dy);
+    static const struct { int8_t dx, dy, side; } ring[8] = {
+        {-1, -1, -1}, {0, -1, 0}, {1, -1, -1}, {-1, 0, 3}, {1, 0, 1}, {-1, 1, -1}, {0, 1, 2}, {1, 1, -1}};
+    for (int i = 0; i < 8; i++) {
+        int u;
+        if (ring[i].side >= 0) {
+            u = p->nb[ring[i].side];
+        } else {
+            const cell *nc = cell_find(g, x + ring[i].dx, y + ring[i].dy);
+            u = nc ? nc->tile : -1;
         }
+        if (u >= 0) ring_neighbours(g, p, u, ring[i].side >= 0);
+    }
     for (unsigned segs = tt->ports_segs; segs; segs &= segs - 1) {
         int root = feat_find(g, p->node0 + __builtin_ctz(segs));
         if (g->nodes[root].open == 0) note_completed(g, root);

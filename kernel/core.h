@@ -508,9 +508,20 @@ static inline unsigned board_fit_rotations(const uint32_t sig[4], const frontier
 bool board_any_placement(const carc_game *g, int type);
 
 /* features.c */
-int feat_find(carc_game *g, int n);
+/* The feature (its root node) of node n. Inline: a placement asks it for
+ * every port it joins and every segment of the tile. */
+static inline int feat_find(carc_game *g, int n)
+{
+    node *nodes = g->nodes;
+    while (nodes[n].parent != n) {
+        nodes[n].parent = nodes[nodes[n].parent].parent; /* path halving */
+        n = nodes[n].parent;
+    }
+    return n;
+}
 int feat_root_c(const carc_game *g, int n);
-void feat_union(carc_game *g, int a, int b);
+/* Makes the features of roots a and b one (nothing when they are one). */
+void feat_join(carc_game *g, int a, int b);
 int feat_node(const carc_game *g, int tile, int seg);
 int feat_distinct_tiles(carc_game *g, int root);
 int feat_mark_count(carc_game *g, int root, int mark);
