@@ -83,21 +83,11 @@ static int ph_place(struct carc_ctx *ctx, int call)
     if (call > 0) return CARC_PHASE_DONE;
     int first = g->nopts;
     /* At most four options a frontier position: room once, then plain
-     * stores (the listing was a third of a random game). */
+     * stores (the listing is a third of a random game). */
     carc_option *o = opt_room(g, 4 * g->nfront);
     if (!o) return -1;
-    const uint32_t *sig = g->rules->types[g->turn.drawn].sig;
-    for (int i = 0; i < g->nfront; i++) {
-        const frontier_pos *f = &g->front[i];
-        unsigned fits = board_fit_rotations(sig, f);
-        const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = -1, .arg = {f->x, f->y, 0}};
-        for (int r = 0; r < 4; r++) {
-            *o = place;
-            o->arg[2] = r;
-            o += (fits >> r) & 1u;
-        }
-    }
-    g->nopts = (int)(o - g->opts);
+    const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = -1};
+    g->nopts = (int)(board_list_placements(g, g->turn.drawn, &place, o) - g->opts);
     decision_pose_built(g, g->turn.active, 0, "place", first);
     return CARC_PHASE_AGAIN;
 }

@@ -78,6 +78,35 @@ int board_count_placements(const carc_game *g, int type)
     return n;
 }
 
+/* One rotation of a frontier position: written whatever it is, kept (the
+ * next write goes past it) when it fits. */
+static inline carc_option *put_rotation(carc_option *o, const carc_option *at, int rot, unsigned fits)
+{
+    *o = *at;
+    o->arg[2] = rot;
+    return o + ((fits >> rot) & 1u);
+}
+
+carc_option *board_list_placements(const carc_game *g, int type, const carc_option *proto, carc_option *out)
+{
+    /* Without a branch on whether a rotation fits: that comes out in no
+     * pattern (half of the frontier positions take no rotation of the
+     * drawn tile), and its mispredictions cost more than the writes. */
+    const uint32_t *sig = g->rules->types[type].sig;
+    carc_option at = *proto;
+    for (int i = 0; i < g->nfront; i++) {
+        const frontier_pos *f = &g->front[i];
+        unsigned fits = board_fit_rotations(sig, f);
+        at.arg[0] = f->x;
+        at.arg[1] = f->y;
+        out = put_rotation(out, &at, 0, fits);
+        out = put_rotation(out, &at, 1, fits);
+        out = put_rotation(out, &at, 2, fits);
+        out = put_rotation(out, &at, 3, fits);
+    }
+    return out;
+}
+
 bool board_any_placement(const carc_game *g, int type)
 {
     const uint32_t *sig = g->rules->types[type].sig;
@@ -198,15 +227,20 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
             f->mask |= 0xffu << (8 * side);
         }
     }
-    /* The ring, row by row (the order features are noted complete in): the
-     * orthogonal neighbours are known already, the diagonal ones are
-     * looked up. */
-    static const struct { int8_t dx, dy, side; } ring[8] = {
-        {-1, -1, -1}, {0, -1, 0}, {1, -1, -1}, {-1, 0, 3}, {1, 0, 1}, {-1, 1, -1}, {0, 1, 2}, {1, 1, -1}};
+    /* The ring, row by row (the order features are noted complete in). The
+     * orthogonal neighbours are known; a diagonal one is the neighbour of
+     * an orthogonal one, looked up only when both of those are empty. */
+    static const struct { int8_t dx, dy, side, sx, sy; } ring[8] = {
+        {-1, -1, -1, 3, 0}, {0, -1, 0, 0, 0}, {1, -1, -1, 1, 0}, {-1, 0, 3, 0, 0},
+        {1, 0, 1, 0, 0},    {-1, 1, -1, 3, 2}, {0, 1, 2, 0, 0},  {1, 1, -1, 1, 2}};
     for (int i = 0; i < 8; i++) {
         int u;
         if (ring[i].side >= 0) {
             u = p->nb[ring[i].side];
+        } else if (p->nb[ring[i].sx] >= 0) {
+            u = g->tiles[p->nb[ring[i].sx]].nb[ring[i].sy];
+        } else if (p->nb[ring[i].sy] >= 0) {
+            u = g->tiles[p->nb[ring[i].sy]].nb[ring[i].sx];
         } else {
             const cell *nc = cell_find(g, x + ring[i].dx, y + ring[i].dy);
             u = nc ? nc->tile : -1;

@@ -489,6 +489,12 @@ int board_tile_at(const carc_game *g, int x, int y);
 int board_frontier_index(const carc_game *g, int x, int y); /* -1 if not on it */
 bool board_fits(const carc_game *g, int type, int fidx, int rot);
 int board_count_placements(const carc_game *g, int type);
+/* Writes an option for every legal placement of tile type `type`, frontier
+ * position by position, rotation by rotation: a copy of `proto` with arg =
+ * x, y, rotation. `out` has room for 4 options a frontier position (all
+ * four are written; those past the end returned are scratch). Returns
+ * the end of the options written. */
+carc_option *board_list_placements(const carc_game *g, int type, const carc_option *proto, carc_option *out);
 /* The rotations in which a tile type whose packed edges are sig[0..3] fits
  * frontier position f: bit r for rotation r. The four masked compares in
  * one vector where there is SSE2 (every x86-64): listing the placements
