@@ -5,20 +5,27 @@
 
 #include "core.h"
 
-static uint32_t cell_hash(int x, int y)
+/* A position as one word, never 0 (the mark of a free cell): coordinates
+ * stay within MAX_TILES of the start, far inside 16 bits. */
+_Static_assert(MAX_TILES + 2 < 0x8000, "board positions fit a cell key");
+static uint32_t cell_key(int x, int y)
 {
-    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ ((uint32_t)y * 0x85EBCA77u + 0x165667B1u);
-    return h ^ (h >> 15);
+    return (uint32_t)(uint16_t)(x + 0x8000) << 16 | (uint16_t)(y + 0x8000);
+}
+
+static uint32_t cell_slot(const carc_game *g, uint32_t key)
+{
+    uint32_t h = key * 0x9E3779B1u;
+    return (h ^ (h >> 15)) & (uint32_t)g->cell_mask;
 }
 
 static cell *cell_find(const carc_game *g, int x, int y)
 {
-    uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
-    for (;;) {
+    uint32_t key = cell_key(x, y);
+    for (uint32_t i = cell_slot(g, key);; i = (i + 1) & (uint32_t)g->cell_mask) {
         cell *c = &g->cells[i];
-        if (!c->used) return NULL;
-        if (c->x == x && c->y == y) return c;
-        i = (i + 1) & (uint32_t)g->cell_mask;
+        if (c->key == key) return c;
+        if (c->key == 0) return NULL;
     }
 }
 
@@ -33,23 +40,18 @@ static void cell_changes(carc_game *g, const cell *c)
 /* The cell of (x, y), made if there is none; the caller may change it. */
 static cell *cell_insert(carc_game *g, int x, int y)
 {
-    uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
-    for (;;) {
+    uint32_t key = cell_key(x, y);
+    for (uint32_t i = cell_slot(g, key);; i = (i + 1) & (uint32_t)g->cell_mask) {
         cell *c = &g->cells[i];
-        if (!c->used) {
-            cell_changes(g, c);
-            c->used = true;
-            c->x = (int16_t)x;
-            c->y = (int16_t)y;
-            c->tile = -1;
-            c->fidx = -1;
-            return c;
-        }
-        if (c->x == x && c->y == y) {
+        if (c->key == key) {
             cell_changes(g, c);
             return c;
         }
-        i = (i + 1) & (uint32_t)g->cell_mask;
+        if (c->key == 0) {
+            cell_changes(g, c);
+            *c = (cell){.key = key, .tile = -1, .fidx = -1};
+            return c;
+        }
     }
 }
 

@@ -250,10 +250,9 @@ typedef struct placed {
 } placed;
 
 typedef struct cell {
-    int16_t x, y;
+    uint32_t key;          /* the position (board.c's cell_key); 0: a free slot */
     int32_t tile;          /* placed tile, or -1 while on the frontier */
     int32_t fidx;          /* index in the frontier while tile == -1 */
-    bool used;
 } cell;
 
 typedef struct frontier_pos {

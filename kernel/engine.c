@@ -118,7 +118,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     g->pile = xmalloc((size_t)maxt, sizeof *g->pile, &oom);
     g->aside = xmalloc((size_t)maxt, sizeof *g->aside, &oom);
     g->tiles = xmalloc((size_t)maxt, sizeof *g->tiles, &oom);
-    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom); /* a free cell is one not `used` */
+    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom); /* a free cell's key is 0 */
     g->cell_mask = cap - 1;
     g->front = xmalloc((size_t)maxcells, sizeof *g->front, &oom);
     g->nodes = xmalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
