@@ -94,7 +94,8 @@ carc_option *board_list_placements(const carc_game *g, int type, const carc_opti
     /* Without a branch on whether a rotation fits: that comes out in no
      * pattern (half of the frontier positions take no rotation of the
      * drawn tile), and its mispredictions cost more than the writes. */
-    const uint32_t *sig = g->rules->types[type].sig;
+    uint32_t sig[4]; /* a copy the option writes cannot alias: loaded once */
+    memcpy(sig, g->rules->types[type].sig, sizeof sig);
     carc_option at = *proto;
     for (int i = 0; i < g->nfront; i++) {
         const frontier_pos *f = &g->front[i];
