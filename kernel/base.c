@@ -77,10 +77,13 @@ static int ph_draw(struct carc_ctx *ctx, int call)
     return CARC_PHASE_DONE;
 }
 
+/* The place and action phases are done once their decision is posed: the
+ * phase machine waits for the answer before it runs the next phase, and a
+ * second call only to say so cost a turn two rounds of the machine. */
 static int ph_place(struct carc_ctx *ctx, int call)
 {
+    (void)call;
     carc_game *g = ctx->g;
-    if (call > 0) return CARC_PHASE_DONE;
     int first = g->nopts;
     /* At most four options a frontier position: room once, then plain
      * stores (the listing is a third of a random game). */
@@ -89,7 +92,7 @@ static int ph_place(struct carc_ctx *ctx, int call)
     const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = -1};
     g->nopts = (int)(board_list_placements(g, g->turn.drawn, &place, o) - g->opts);
     decision_pose_built(g, g->turn.active, 0, "place", first);
-    return CARC_PHASE_AGAIN;
+    return CARC_PHASE_DONE;
 }
 
 /* The kernel's deploy options on the placed tile (BASE-7..9): every
@@ -102,8 +105,8 @@ static void offer_deploys(carc_game *g)
 
 static int ph_action(struct carc_ctx *ctx, int call)
 {
+    (void)call;
     carc_game *g = ctx->g;
-    if (call > 0) return CARC_PHASE_DONE;
     int first = g->nopts;
     decision_build_begin(g);
     offer_deploys(g);
@@ -124,7 +127,7 @@ static int ph_action(struct carc_ctx *ctx, int call)
         o->code = BASE_OPT_PASS;
     }
     decision_pose_built(g, g->turn.active, 0, "action", first);
-    return CARC_PHASE_AGAIN;
+    return CARC_PHASE_DONE;
 }
 
 /* Scores what the placement completed (BASE-10, BASE-15..19): roads, cities
