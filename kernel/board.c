@@ -202,6 +202,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
         int id = g->nnodes++;
         g->nodes[id] = (node){.parent = id, .next = id, .tile = (uint16_t)t, .seg = (uint8_t)s,
                               .kind = tt->segs[s].kind, .open = tt->nports[s], .size = 1};
+        feat_marks_init(g, id, &tt->segs[s]);
     }
     cell *c = cell_insert(g, x, y);
     if (c->fidx >= 0) frontier_remove(g, c);

@@ -328,6 +328,11 @@ struct carc_game {
     cell *cells;            int cell_mask;
     frontier_pos *front;    int nfront;
     node *nodes;            int nnodes;
+    /* The feature's mark counts, rules->nmarks of them a node, valid at
+     * roots (added up when features join, like open ports and sizes), so a
+     * rule asking for a feature's sheep or pennants walks nothing. A count
+     * stops at UINT16_MAX, where feat_mark_count walks the feature. */
+    uint16_t *node_marks;
     figure *figs;           int nfigs, cap_figs;
 
     /* the phase machine */
@@ -530,6 +535,8 @@ void feat_join(carc_game *g, int a, int b);
 int feat_node(const carc_game *g, int tile, int seg);
 int feat_distinct_tiles(carc_game *g, int root);
 int feat_mark_count(carc_game *g, int root, int mark);
+/* Node n's mark counts from its segment s (a new node, its own feature). */
+void feat_marks_init(carc_game *g, int n, const seg_def *s);
 bool feat_is_complete(const carc_game *g, int root);
 void feat_followers(const carc_game *g, int root, int counts[CARC_MAX_PLAYERS]);
 int feat_segments(const carc_game *g, int root, int *tiles, int *segs, int max);

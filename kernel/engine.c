@@ -122,6 +122,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     g->cell_mask = cap - 1;
     g->front = xmalloc((size_t)maxcells, sizeof *g->front, &oom);
     g->nodes = xmalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
+    g->node_marks = xmalloc((size_t)maxt * MAX_SEGS * (size_t)r->nmarks, sizeof *g->node_marks, &oom);
     g->cap_figs = CARC_MAX_PLAYERS * (r->k.followers + 8) + 16;
     g->figs = xmalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
     g->tile_stamp = xmalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
@@ -179,6 +180,8 @@ carc_game *carc_game_clone(const carc_game *src)
     CLONE_ARRAY(g, src, cells, src->cell_mask + 1, src->cell_mask + 1);
     CLONE_ARRAY(g, src, front, src->nfront, 4 * maxt + 8);
     CLONE_ARRAY(g, src, nodes, src->nnodes, (size_t)maxt * MAX_SEGS);
+    size_t marks_used = (size_t)src->nnodes * (size_t)r->nmarks;
+    CLONE_ARRAY(g, src, node_marks, marks_used, (size_t)maxt * MAX_SEGS * (size_t)r->nmarks);
     CLONE_ARRAY(g, src, figs, src->nfigs, src->cap_figs);
     CLONE_ARRAY(g, src, tile_stamp, src->ntiles, maxt);
     CLONE_ARRAY(g, src, pstate, r->state_size, r->state_size);
@@ -226,6 +229,7 @@ typedef struct game_memory {
     cell *cells;
     frontier_pos *front;
     node *nodes;
+    uint16_t *node_marks;
     figure *figs;
     uint32_t *tile_stamp;
     unsigned char *pstate;
@@ -288,7 +292,7 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     } else {
         COPY_USED(dst, src, cells, src->cell_mask + 1);
     }
-    game_memory m = {dst->pile, dst->aside, dst->tiles, dst->cells, dst->front, dst->nodes, dst->figs,
+    game_memory m = {dst->pile, dst->aside, dst->tiles, dst->cells, dst->front, dst->nodes, dst->node_marks, dst->figs,
                      dst->tile_stamp, dst->pstate, dst->opts, dst->log, dst->batch, dst->landing,
                      dst->cap_figs, dst->cap_opts, dst->cap_log, dst->cap_batch, dst->cap_landing};
     *dst = *src;
@@ -298,6 +302,7 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     dst->cells = m.cells;
     dst->front = m.front;
     dst->nodes = m.nodes;
+    dst->node_marks = m.node_marks;
     dst->figs = m.figs;
     dst->cap_figs = m.cap_figs;
     dst->tile_stamp = m.tile_stamp;
@@ -319,6 +324,8 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     COPY_USED(dst, src, tiles, src->ntiles);
     COPY_USED(dst, src, front, src->nfront);
     COPY_USED(dst, src, nodes, src->nnodes);
+    size_t marks_used = (size_t)src->nnodes * (size_t)src->rules->nmarks;
+    COPY_USED(dst, src, node_marks, marks_used);
     COPY_USED(dst, src, figs, src->nfigs);
     COPY_USED(dst, src, tile_stamp, src->ntiles);
     copy_plugin_states(dst, src);
@@ -374,6 +381,7 @@ void carc_game_free(carc_game *g)
     free(g->cells);
     free(g->front);
     free(g->nodes);
+    free(g->node_marks);
     free(g->figs);
     free(g->tile_stamp);
     free(g->pstate);

@@ -28,6 +28,9 @@ void feat_join(carc_game *g, int a, int b)
     na->open += nb->open;
     na->occupants = (uint16_t)(na->occupants + nb->occupants);
     na->flags |= nb->flags;
+    uint16_t *ma = &g->node_marks[(size_t)a * (size_t)g->rules->nmarks];
+    const uint16_t *mb = &g->node_marks[(size_t)b * (size_t)g->rules->nmarks];
+    for (int m = 0; m < g->rules->nmarks; m++) ma[m] = ma[m] > UINT16_MAX - mb[m] ? UINT16_MAX : (uint16_t)(ma[m] + mb[m]);
     int an = na->next; /* splice the two circular lists */
     na->next = nb->next;
     nb->next = an;
@@ -50,9 +53,18 @@ int feat_distinct_tiles(carc_game *g, int root)
     return count;
 }
 
+void feat_marks_init(carc_game *g, int n, const seg_def *s)
+{
+    uint16_t *m = &g->node_marks[(size_t)n * (size_t)g->rules->nmarks];
+    memset(m, 0, (size_t)g->rules->nmarks * sizeof *m);
+    for (int i = 0; i < s->nmarks; i++) m[s->mark[i]] = (uint16_t)(m[s->mark[i]] + s->mark_count[i]);
+}
+
 int feat_mark_count(carc_game *g, int root, int mark)
 {
-    int count = 0, n = root;
+    int kept = g->node_marks[(size_t)root * (size_t)g->rules->nmarks + (size_t)mark];
+    if (kept < UINT16_MAX) return kept;
+    int count = 0, n = root; /* past what a count keeps: the walk */
     do {
         const node *nd = &g->nodes[n];
         const seg_def *s = &g->rules->types[g->tiles[nd->tile].type].segs[nd->seg];
