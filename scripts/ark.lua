@@ -64,12 +64,13 @@ local function has_temple(t, tk)
   return false
 end
 
+-- The Ark's tile and figure id, or nil before it is placed.
 local function ark_tile()
   local id = S.fig
   if id == nil then return nil end
   local kind, _, where, tile = figure_fields(id)
   if kind ~= ARK or where ~= AT_TILE then carc.fail("the Ark's figure is missing") end
-  return tile
+  return tile, id
 end
 
 carc.game_init(function()
@@ -111,8 +112,9 @@ end)
 -- After the turn's scoring: the completing player puts the Ark on a tile of
 -- one of those cities.
 carc.add_phase("ark-place", "after", "score", function(step)
-  local n = S.np or 0
-  if step > 0 or n == 0 or S.fig ~= nil then
+  local n = S.np
+  if n == nil then return "done" end -- most turns: no city waits (one state read)
+  if step > 0 or S.fig ~= nil then
     for i = 1, n do S["p" .. i] = nil end
     S.np = nil
     return "done"
@@ -166,9 +168,10 @@ end)
 -- greedy bot tries every move: nothing is built here, and the rules'
 -- answers come from the state read once a move.
 local function move(o, player)
-  local start = ark_tile()
+  local start, id = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
-  local bonus, tk, fk = S.tb, S.tk, S.fk
+  local bonus, fk = S.tb, S.fk
+  local tk = bonus > 0 and S.tk or nil -- the temple matters only with a bonus
   local x, y = tile_pos(start)
   local t = start
   local path = o.a
@@ -186,7 +189,7 @@ local function move(o, player)
       bonus = 0
     end
   end
-  figure_move(S.fig, AT_TILE, t)
+  figure_move(id, AT_TILE, t)
   step_end()
 end
 
