@@ -176,8 +176,9 @@ local function move(o, player)
   local t = start
   local path = o.a
   step_begin()
-  for i = 0, o.b - 1 do
-    local d = (path >> (2 * i)) & 3
+  for _ = 1, o.b do
+    local d = path & 3
+    path = path >> 2
     x, y = x + DX[d], y + DY[d]
     t = tile_at(x, y)
     if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
