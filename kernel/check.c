@@ -168,6 +168,22 @@ static int check_features(const carc_game *g, char *err, size_t errn)
             rc = mismatch(err, errn, "feature %d's member list does not go round its %d segments", i, size[i]);
             goto done;
         }
+        /* The mark counts kept at the root (features.c), against the members' marks. */
+        for (int k = 0; k < r->nmarks; k++) {
+            int counted = 0, mm = i;
+            do {
+                const seg_def *sd = &r->types[g->tiles[g->nodes[mm].tile].type].segs[g->nodes[mm].seg];
+                for (int j = 0; j < sd->nmarks; j++)
+                    if (sd->mark[j] == k) counted += sd->mark_count[j];
+                mm = g->nodes[mm].next;
+            } while (mm != i);
+            int kept = g->node_marks[(size_t)i * (size_t)r->nmarks + (size_t)k];
+            if (kept != (counted < UINT16_MAX ? counted : UINT16_MAX)) {
+                rc = mismatch(err, errn, "feature %d (%s) keeps %d marks '%s'; its segments hold %d", i,
+                              kind_name(r, nd->kind), kept, r->marks[k], counted);
+                goto done;
+            }
+        }
         bool noted = nd->flags & NODE_COMPLETE;
         if (noted != feat_is_complete(g, i)) {
             rc = mismatch(err, errn, "feature %d (%s) is %scomplete but noted %scomplete", i, kind_name(r, nd->kind),

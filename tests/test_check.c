@@ -89,6 +89,7 @@ static void size(carc_game *g) { g->nodes[occupied_root(g)].size++; }
 static void split(carc_game *g) { int n = joined_node(g); g->nodes[n].parent = n; }
 static void member_list(carc_game *g) { int n = joined_node(g); g->nodes[n].next = n; }
 static void completion(carc_game *g) { g->nodes[occupied_root(g)].flags ^= NODE_COMPLETE; }
+static void mark_count(carc_game *g) { g->node_marks[(size_t)occupied_root(g) * (size_t)g->rules->nmarks]++; }
 static void figure_place(carc_game *g) { g->figs[0].where = CARC_AT_SEGMENT; g->figs[0].seg = MAX_SEGS; }
 static void supply(carc_game *g) { g->supply[1][0] = -1; }
 static int standing_figure(const carc_game *g)
@@ -123,6 +124,8 @@ static void finds_each_difference(void **state)
     expect_found(g, split, "feature");
     expect_found(g, member_list, "member list");
     expect_found(g, completion, "complete");
+    assert_true(g->rules->nmarks > 0);
+    expect_found(g, mark_count, "marks");
     expect_found(g, figure_place, "figure 0");
     expect_found(g, supply, "in supply");
     expect_found(g, tile_list_lost, "figure lists hold");
