@@ -403,12 +403,17 @@ static int api_figure_remove(carc_ctx *ctx, int f, int how)
 
 /* ---- decisions -------------------------------------------------------------------------------- */
 
+/* An option's place: no tile, a placed tile, or a segment of one. */
+static bool option_place_ok(carc_ctx *ctx, const carc_option *opt)
+{
+    return opt && (opt->tile < 0 || (tile_ok(ctx, opt->tile) && (opt->seg < 0 || seg_ok(ctx, opt->tile, opt->seg))));
+}
+
 static int api_offer(carc_ctx *ctx, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
     if (!ctx->g->building) return api_error(ctx, "offer: only while the action decision is built");
-    if (!opt || (opt->tile >= 0 && (!tile_ok(ctx, opt->tile) || (opt->seg >= 0 && !seg_ok(ctx, opt->tile, opt->seg)))))
-        return api_error(ctx, "offer: bad option (tile or segment)");
+    if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
     return decision_offer(ctx->g, opt, ctx->owner);
 }
 
@@ -644,6 +649,16 @@ static int api_figure_next_on_tile(carc_ctx *ctx, int tile, int after)
     return fig_next_on_tile(ctx->g, tile, after);
 }
 
+static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_option *opt)
+{
+    GAME_ONLY(ctx, -1);
+    if (!ctx->g->building) return api_error(ctx, "offer_walks: only while the action decision is built");
+    if (!tile_ok(ctx, start)) return api_error(ctx, "offer_walks: no such placed tile");
+    if (max_steps < 1 || max_steps > CARC_MAX_WALK_STEPS) return api_error(ctx, "offer_walks: max_steps is 1 to 8");
+    if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer_walks: bad option (tile or segment)");
+    return offer_tile_walks(ctx->g, start, max_steps, opt, ctx->owner);
+}
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -735,4 +750,5 @@ const carc_api carc_api_v1 = {
     .in_extra_turn = api_in_extra_turn,
     .feature_borders = api_feature_borders,
     .figure_next_on_tile = api_figure_next_on_tile,
+    .offer_walks = api_offer_walks,
 };

@@ -366,7 +366,21 @@ typedef struct carc_api {
      * figures, so a walk costs the figures there, not the figure table.
      * -1 and an error for a tile that is not placed. */
     int (*figure_next_on_tile)(carc_ctx *ctx, int tile, int after);
+
+    /* -- decisions -- */
+    /* During action-offer: one option per walk from placed tile `start` of
+     * 1 to max_steps steps (at most CARC_MAX_WALK_STEPS), each step to an
+     * orthogonally adjacent placed tile, never entering a tile the walk has
+     * visited (the start included), in depth-first order N E S W. Each is
+     * `opt` (copied; its tile and seg as given) with arg[0] = the steps'
+     * directions (enum carc_dir), 2 bits each, the first step lowest, arg[1]
+     * = the number of steps, arg[2] = 0. Returns how many were offered (0
+     * when no tile borders the start), -1 on error. */
+    int (*offer_walks)(carc_ctx *ctx, int start, int max_steps, const carc_option *opt);
 } carc_api;
+
+/* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */
+#define CARC_MAX_WALK_STEPS 8
 
 /* Every plugin defines its entry point with exactly this prototype. */
 int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);

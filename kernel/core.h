@@ -548,6 +548,11 @@ int landing_format(const carc_game *g, const carc_option *o, char *buf, size_t n
  * in place by handlers) and returns the greatest strength. */
 int majority_event(carc_game *g, int root, int strength[CARC_MAX_PLAYERS], bool final);
 
+/* tile_walks.c: offers one copy of `option` per walk of 1 to max_steps
+ * steps from placed tile start (carc_api.offer_walks; the caller checks
+ * the arguments). Returns how many, -1 when out of memory. */
+int offer_tile_walks(carc_game *g, int start, int max_steps, const carc_option *option, int owner);
+
 /* decision.c */
 carc_option *opt_push(carc_game *g);
 int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);

@@ -1522,6 +1522,22 @@ static int l_offer(lua_State *L)
     return 0;
 }
 
+/* n = carc.offer_walks(start, max_steps, code [, tile [, seg]]): one option
+ * {code, tile, seg, a = the steps (2 bits each, N E S W), b = their number}
+ * per walk over the placed tiles from tile start (carc_api.offer_walks). */
+static int l_offer_walks(lua_State *L)
+{
+    CTX(L);
+    int start = (int)luaL_checkinteger(L, 1), steps = (int)luaL_checkinteger(L, 2);
+    lua_Integer code = luaL_checkinteger(L, 3);
+    luaL_argcheck(L, code >= 0 && code <= UINT16_MAX, 3, "option code out of range");
+    carc_option o = {.code = (uint16_t)code, .tile = (int)luaL_optinteger(L, 4, -1), .seg = (int)luaL_optinteger(L, 5, -1)};
+    int n = checked(L, ctx, API->offer_walks(ctx, start, steps, &o));
+    charge(L, n); /* a walk offered here is about one instruction's work */
+    lua_pushinteger(L, n);
+    return 1;
+}
+
 static int l_offered_at(lua_State *L)
 {
     CTX(L);
@@ -1785,7 +1801,7 @@ static const luaL_Reg carc_funcs[] = {
     {"feature_followers", l_feature_followers}, {"feature_open", l_feature_open},
     {"feature_segments", l_feature_segments}, {"figures", l_figures}, {"figure", l_figure},
     {"figure_place", l_figure_place}, {"figure_move", l_figure_move}, {"figure_remove", l_figure_remove},
-    {"offer", l_offer}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
+    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
     {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"step_begin", l_step_begin},
     {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
     {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},

@@ -47,7 +47,7 @@ local DIRS = { [0] = "N", "E", "S", "W" }
 local DX = { [0] = 0, 1, 0, -1 }
 local DY = { [0] = -1, 0, 1, 0 }
 local S = carc.state
-local offer, tile_at, tile_pos, award = carc.offer, carc.tile_at, carc.tile_pos, carc.award
+local offer_walks, tile_at, tile_pos, award = carc.offer_walks, carc.tile_at, carc.tile_pos, carc.award
 local each_figure_on = carc.each_figure_on
 -- The calls of the hot paths (the greedy bot runs `apply` for every move),
 -- in locals: a read of the carc table (frozen once the script has loaded)
@@ -139,42 +139,15 @@ carc.add_phase("ark-place", "after", "score", function(step)
 end)
 
 -- ARK-18: every path of 1 to max-steps steps over placed tiles that never
--- enters a visited tile (the start included), in depth-first order N E S W.
--- A position is one integer, x * 65536 + y (coordinates are 16-bit), so a
--- step is one addition (STEP[d]). cell[k] says what is known of position k:
--- nil not asked yet, 0 no tile, 1 a tile, 2 a tile on the path being walked
--- (one table read a direction; the board is asked once a position). The
--- option goes to carc.offer as arguments: no table per path.
-local STEP = { [0] = -1, 65536, 1, -65536 }
-local function walk(k, depth, shift, code, max, cell)
-  local next_depth = depth + 1
-  for d = 0, 3 do
-    local nk = k + STEP[d]
-    local v = cell[nk]
-    if v == nil then
-      local x = (nk + 32768) // 65536
-      v = tile_at(x, nk - x * 65536) >= 0 and 1 or 0
-      cell[nk] = v
-    end
-    if v == 1 then
-      local c = code | (d << shift)
-      offer(OPT_MOVE, -1, -1, c, next_depth)
-      if next_depth < max then
-        cell[nk] = 2
-        walk(nk, next_depth, shift + 2, c, max, cell)
-        cell[nk] = 1
-      end
-    end
-  end
-end
-
+-- enters a visited tile (the start included), in depth-first order N E S W:
+-- carc.offer_walks offers each as an option {code, a = the steps, 2 bits
+-- each with the first lowest, b = their number}, walked by the kernel (a few
+-- hundred a turn: written here in Lua, the walk was most of an Ark game).
 carc.on("action-offer", function(ev)
   local start = ark_tile()
   if start == nil then return end
   if S.nt and not S.temple then return end
-  local x0, y0 = tile_pos(start)
-  local k0 = x0 * 65536 + y0
-  walk(k0, 0, 0, 0, S.ms, { [k0] = 2 })
+  offer_walks(start, S.ms, OPT_MOVE)
 end)
 
 carc.format(function(o)

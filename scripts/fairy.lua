@@ -43,11 +43,16 @@ carc.game_init(function()
   S.tile = carc.option("placement") == PLACEMENT_ON_TILE
   S.turn = carc.option("turn-bonus")
   S.score = carc.option("score-bonus")
+  -- The follower kinds (any: the Prophet, a large follower, ...) as a bit
+  -- mask, read once: a kind's flags are the rules', the same all game.
+  local fk = 0
+  for k = 0, 62 do
+    local flags = carc.figure_kind_flags(k)
+    if flags < 0 then break end
+    if flags & carc.FIGURE_FOLLOWER ~= 0 then fk = fk | (1 << k) end
+  end
+  S.fk = fk
 end)
-
-local function on_tile_mode()
-  return S.tile
-end
 
 -- The tile the fairy stands on, or nil.
 local function fairy_tile()
@@ -63,17 +68,15 @@ end
 -- scripts").
 local each_figure, offer, feature = carc.each_figure, carc.offer, carc.feature
 
--- Whether figure kind k is a follower (any follower kind: the Prophet, a
--- large follower, ...), by the kind's flags.
-local kind_flags, FOLLOWER = carc.figure_kind_flags, carc.FIGURE_FOLLOWER
+-- Whether figure kind k is a follower, by the mask of game_init.
 local function is_follower(k)
-  return (kind_flags(k) & FOLLOWER) ~= 0
+  return (S.fk >> k) & 1 == 1
 end
 
 -- FAIRY-2, FAIRY-7: the moves on offer in the action decision.
 carc.on("action-offer", function(ev)
   local player = ev.player
-  if on_tile_mode() then
+  if S.tile then
     local here, seen = fairy_tile(), {}
     for _, kind, _, _, tile in each_figure(player, AT_SEGMENT) do
       if tile ~= here and not seen[tile] and is_follower(kind) then
@@ -82,9 +85,9 @@ carc.on("action-offer", function(ev)
       end
     end
   else
-    local guard = S.guard
+    local guard, fk = S.guard, S.fk
     for id, kind, _, _, tile, seg in each_figure(player, AT_SEGMENT) do
-      if id ~= guard and is_follower(kind) then offer(NEXT_TO, tile, seg, id) end
+      if id ~= guard and (fk >> kind) & 1 == 1 then offer(NEXT_TO, tile, seg, id) end
     end
   end
 end)
@@ -123,7 +126,7 @@ end)
 carc.on("turn-start", function(ev)
   local bonus, points = S.turn, 0
   if bonus <= 0 then return end
-  if on_tile_mode() then
+  if S.tile then
     local here = fairy_tile()
     if here == nil then return end
     for _, kind, _, _, tile in each_figure(ev.player, AT_SEGMENT) do
@@ -147,7 +150,7 @@ carc.on("feature-scored", function(ev)
   if bonus <= 0 then return end
   local flags = BONUS
   if ev.flags ~= 0 then flags = BONUS | FINAL end
-  if on_tile_mode() then
+  if S.tile then
     local here = fairy_tile()
     if here == nil then return end
     for _, kind, owner, _, tile, seg in each_figure(nil, AT_SEGMENT) do

@@ -180,6 +180,7 @@ if ! command -v "$NODE" >/dev/null 2>&1; then
 fi
 SHOTS=${CARC_SHOTS:-$T}
 mkdir -p "$SHOTS" "$T/saves"
+: >"$T/serve.out" # there before the server writes to it: the loop below reads it at once
 "$CARC" serve --port 0 --save-dir "$T/saves" >"$T/serve.out" 2>"$T/serve.err" &
 SERVE_PID=$!
 trap 'kill "$SERVE_PID" 2>/dev/null; rm -rf "$T"' EXIT

@@ -4,8 +4,8 @@
 //
 //   node tests/serve_browser.mjs CHROMIUM URL VARIANT SEED SHOTS_PREFIX
 //
-// It opens the page, picks VARIANT on the new-game form (you against the
-// default greedy bot), plays every decision of the human seat by clicking
+// It opens the page, picks VARIANT and types SEED on the new-game form (you
+// against the default greedy bot), plays every decision of the human seat by clicking
 // what the page offers (a highlighted place twice, a deploy target, a listed
 // choice, pass), waits for the bot, and prints one JSON line: the game's id
 // and the scores the final table shows. With SHOTS_PREFIX it writes
@@ -79,20 +79,33 @@ async function until(expr, what, ms = 60000) {
     await sleep(50);
   }
   const err = await js("document.getElementById('error') ? document.getElementById('error').textContent : ''");
-  quit(1, 'waited for ' + what + ' in vain' + (err ? ': ' + err : ''));
+  // What the page shows, to tell a lost click from a slow server.
+  const state = await js(`JSON.stringify({ waiting: document.body.getAttribute('data-waiting'),
+    serial: document.body.getAttribute('data-serial'), hash: location.hash,
+    form: !document.getElementById('newgame').hidden, game: !document.getElementById('game').hidden,
+    start: (() => { const r = document.getElementById('start').getBoundingClientRect(); return [r.left, r.top, r.width, r.height].map(Math.round); })() })`);
+  quit(1, 'waited for ' + what + ' in vain' + (err ? ': ' + err : '') + ' (page: ' + state + ', last click: ' + lastClick + ')');
 }
+let lastClick = 'none';
 // A real click in the middle of the element the selector finds (the n-th).
 async function click(selector, n = 0) {
   const box = await js(`(() => { const e = document.querySelectorAll(${JSON.stringify(selector)})[${n}];
     if (!e) return null; e.scrollIntoView({block: 'center', inline: 'center'});
-    const r = e.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`);
+    const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = document.elementFromPoint(x, y);
+    const name = (h) => h ? h.tagName + (h.id ? '#' + h.id : '') + (h.className && h.className.baseVal === undefined ? '.' + h.className : '') : 'nothing';
+    return {x, y, covered: hit && (hit === e || e.contains(hit)) ? '' : name(hit)}; })()`);
   if (!box) quit(1, 'nothing to click at ' + selector + ' #' + n);
+  // A person could not click it either: something else is drawn over it.
+  if (box.covered) quit(1, `${selector} #${n} is covered at (${Math.round(box.x)}, ${Math.round(box.y)}) by ${box.covered}`);
+  lastClick = `${selector} #${n} at (${Math.round(box.x)}, ${Math.round(box.y)})`;
   for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'])
     await cdp('Input.dispatchMouseEvent', { type, x: box.x, y: box.y, button: 'left', clickCount: 1 });
 }
 async function key(k) {
   for (const type of ['keyDown', 'keyUp'])
-    await cdp('Input.dispatchKeyEvent', { type, key: k, code: 'Key' + k.toUpperCase(), text: type === 'keyDown' ? k : undefined });
+    await cdp('Input.dispatchKeyEvent', { type, key: k, code: (/[0-9]/.test(k) ? 'Digit' : 'Key') + k.toUpperCase(),
+      text: type === 'keyDown' ? k : undefined });
 }
 async function wheel(selector) {
   const box = await js(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
@@ -112,7 +125,15 @@ await cdp('Runtime.enable');
 await cdp('Page.navigate', { url: url + '?bot-delay=20' });
 await until(`document.querySelector('#variants label[data-variant=${JSON.stringify(variant)}]') !== null`, 'the form');
 await click(`#variants label[data-variant=${JSON.stringify(variant)}] input`);
-await until(`document.getElementById('variant-title').textContent !== '' && document.querySelectorAll('#options tr').length > 0`, 'the options');
+// The form shows the options of the variant chosen (not of the one shown
+// first, whose answer may come later) before Start is clicked.
+await until(`document.getElementById('variant-title').textContent ===
+  document.querySelector('#variants label[data-variant=${JSON.stringify(variant)}] .title').textContent &&
+  document.querySelectorAll('#options tr').length > 0 && !document.getElementById('start').disabled`, 'the options');
+// The game's seed typed into the form: the same game every run.
+await click('#seed');
+for (const ch of String(seedArg)) await key(ch);
+await until(`document.getElementById('seed').value === ${JSON.stringify(String(seedArg))}`, 'the typed seed');
 await shot('form');
 await click('#start');
 await until("document.body.getAttribute('data-waiting') !== null && !document.getElementById('game').hidden", 'the game');
@@ -181,6 +202,7 @@ if (!undone) quit(1, 'the Undo button was never there to click');
 // file chooser answered through the protocol): a new game, the same end.
 const record = await js("fetch(document.getElementById('download').href).then((r) => r.text())");
 if (!record.startsWith('carcassonne-record 1\n') || !record.includes('\n---\n')) quit(1, 'the download is no record: ' + record.slice(0, 80));
+if (!record.includes('\nseed ' + seedArg + '\n')) quit(1, 'the record is not of the seed typed (' + seedArg + '): ' + record.slice(0, 120));
 writeFileSync(join(profile, 'download.rec'), record);
 const doc = await cdp('DOM.getDocument');
 const input = await cdp('DOM.querySelector', { nodeId: doc.root.nodeId, selector: '#load-file' });

@@ -1,6 +1,6 @@
 /* test_script_queries.c - the Lua queries that build nothing
  * (carc.figure_fields, carc.each_figure, carc.each_figure_on, carc.offer with
- * arguments) agree with their table forms on every turn of real games, and
+ * arguments, carc.offer_walks) agree with their table forms on every turn of real games, and
  * the event tables carc lends a script and refills keep a nested call's
  * table apart and carry nothing a handler wrote into the next event
  * (tests/scripts/fast-queries.lua checks each of these and stops the game on
@@ -72,27 +72,48 @@ static void test_queries_with_neutral_figures(void **state)
     carc_rules_free(r);
 }
 
-/* A wrong argument is the script's error, not carc's crash. */
-static void test_iterator_arguments_checked(void **state)
+/* The game of a script whose handler is `handler_line` for `event` fails
+ * with an error that says `needle`. */
+static void expect_script_error(const char *event, const char *handler_line, const char *needle)
 {
-    (void)state;
     FILE *f = fopen("/tmp/carc-fast-bad.lua", "w");
     assert_non_null(f);
-    fputs("carc.on('turn-start', function(ev)\n"
-          "  local n = 0\n"
-          "  for id in carc.each_figure(nil, 'nowhere') do n = n + 1 end\n"
-          "end)\n", f);
+    fprintf(f, "carc.on('%s', function(ev)\n  %s\nend)\n", event, handler_line);
     fclose(f);
     carc_rules *r = load("[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = /tmp/carc-fast-bad.lua\n");
     char err[256];
     carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
     assert_non_null(g);
     int st;
-    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else carc_choose(g, 0);
+    }
     assert_int_equal(st, CARC_FAILED);
-    if (!strstr(carc_game_error(g), "where is")) fail_msg("error: %s", carc_game_error(g));
+    if (!strstr(carc_game_error(g), needle)) fail_msg("%s: error '%s' does not say '%s'", handler_line, carc_game_error(g), needle);
     carc_game_free(g);
     carc_rules_free(r);
+}
+
+/* A wrong argument is the script's error, not carc's crash. */
+static void test_iterator_arguments_checked(void **state)
+{
+    (void)state;
+    expect_script_error("turn-start", "for id in carc.each_figure(nil, 'nowhere') do end", "where is");
+}
+
+/* carc.offer_walks refuses what it cannot walk: outside action-offer, no
+ * placed start tile, 0 or more than 8 steps, an option code out of range
+ * (even under pcall: a refusal stops the game). */
+static void test_offer_walks_arguments_checked(void **state)
+{
+    (void)state;
+    expect_script_error("turn-start", "pcall(carc.offer_walks, 0, 1, 7)", "offer_walks: only while the action decision is built");
+    expect_script_error("action-offer", "carc.offer_walks(carc.tiles(), 1, 7)", "offer_walks: no such placed tile");
+    expect_script_error("action-offer", "carc.offer_walks(0, 0, 7)", "offer_walks: max_steps is 1 to 8");
+    expect_script_error("action-offer", "carc.offer_walks(0, 9, 7)", "offer_walks: max_steps is 1 to 8");
+    expect_script_error("action-offer", "carc.offer_walks(0, 2, 70000)", "option code out of range");
+    expect_script_error("action-offer", "carc.offer_walks(0, 2, 7, 0, 99)", "offer_walks: bad option (tile or segment)");
 }
 
 /* carc.option finds a script's own option by its short name in the rules
@@ -125,6 +146,7 @@ int main(void)
         cmocka_unit_test(test_queries_in_base_games),
         cmocka_unit_test(test_queries_with_neutral_figures),
         cmocka_unit_test(test_iterator_arguments_checked),
+        cmocka_unit_test(test_offer_walks_arguments_checked),
         cmocka_unit_test(test_option_values_kept_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 // ?bot-delay=MS sets the pause before a bot's move (tests use a short one).
 const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get('bot-delay') || 700);
 const BOARD_ZOOM = 1.5;
+const MARK_RADIUS = 9; // a figure's place on the board, in board units
 const $ = (id) => document.getElementById(id);
 
 let game = null;        // the state as the server sent it
@@ -73,13 +74,23 @@ function seatRow(name, kind, setting) {
 
 const COLOURS = ['Red', 'Blue', 'Green', 'Yellow', 'Black', 'Grey'];
 
+// Answers may arrive out of order when the variant is changed quickly: only
+// the last asked for fills the form, and Start waits for it.
+let variantAsked = 0;
+
 async function loadVariant(name) {
+  const ticket = ++variantAsked;
+  $('start').disabled = true;
+  let info;
   try {
-    variantInfo = await api('GET', '/api/variant?name=' + encodeURIComponent(name));
+    info = await api('GET', '/api/variant?name=' + encodeURIComponent(name));
   } catch (e) {
-    showError(e.message);
+    if (ticket === variantAsked) showError(e.message);
     return;
   }
+  if (ticket !== variantAsked) return;
+  variantInfo = info;
+  $('start').disabled = false;
   showError('');
   $('variant-title').textContent = variantInfo.title;
   $('seat-range').textContent = variantInfo.min_players + ' to ' + variantInfo.max_players + ' players';
@@ -199,9 +210,14 @@ function groups(d) {
     } else if (t.kind === 'none') {
       loose.push(o);
     } else {
-      const key = Math.round(t.px) + ',' + Math.round(t.py);
-      if (!marks.has(key)) marks.set(key, { px: t.px, py: t.py, options: [] });
-      marks.get(key).options.push(o);
+      // Marks closer than a mark's width would cover each other, and the
+      // one below could not be clicked: they become one mark that lists
+      // what can be done there.
+      let m = null;
+      for (const q of marks.values())
+        if (Math.hypot(q.px - t.px, q.py - t.py) < 2 * MARK_RADIUS) { m = q; break; }
+      if (!m) marks.set(marks.size, m = { px: t.px, py: t.py, options: [] });
+      m.options.push(o);
     }
   }
   return { places, marks, loose };
@@ -299,7 +315,7 @@ function drawOverlay() {
   }
   for (const m of g.marks.values()) {
     const o = m.options[0], t = o.target;
-    const c = svgEl('circle', { class: 'target ' + t.kind, cx: m.px, cy: m.py, r: 9,
+    const c = svgEl('circle', { class: 'target ' + t.kind, cx: m.px, cy: m.py, r: MARK_RADIUS,
                                 'data-options': m.options.map((q) => q.i).join(' ') });
     const title = svgEl('title');
     title.textContent = m.options.map((q) => q.text).join('\n');
@@ -310,7 +326,9 @@ function drawOverlay() {
     });
     layer.appendChild(c);
     const label = svgEl('text', { class: 'target-label', x: m.px, y: m.py + 3 });
-    label.textContent = t.kind === 'remove' ? '✕' : initial(t.figure, kinds);
+    // Each kind of figure that acts here: its initial, ✕ for a removal.
+    const marks = [...new Set(m.options.map((q) => q.target.kind === 'remove' ? '✕' : initial(q.target.figure, kinds)))];
+    label.textContent = marks.join('').length <= 2 ? marks.join('') : '…';
     layer.appendChild(label);
   }
 }

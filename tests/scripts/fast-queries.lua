@@ -2,7 +2,8 @@
 -- build nothing (carc.figure_fields, carc.each_figure, carc.each_figure_on,
 -- carc.offer with arguments) say what the table forms say, and that the
 -- event tables carc lends (and refills) keep a nested call's table apart.
--- Any mismatch stops the game with an error naming it.
+-- carc.offer_walks offers the walks a walk in Lua finds. Any mismatch stops
+-- the game with an error naming it.
 local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
 local OPT = 7
 local S = carc.state
@@ -79,6 +80,32 @@ carc.on("tile-placed", function(ev)
   check(ev.award == nil and ev.option == nil, "tile-placed has no award or option")
 end)
 
+-- The walks of up to WALK steps from the placed tile, found here the slow
+-- way (every path over placed tiles that never enters a visited tile,
+-- depth-first N E S W), as carc.offer_walks must offer them.
+local WALK, WALK_OPT = 3, OPT + 2
+local DX, DY = { [0] = 0, 1, 0, -1 }, { [0] = -1, 0, 1, 0 }
+local function walks(x, y, depth, dirs, visited, out)
+  for d = 0, 3 do
+    local nx, ny = x + DX[d], y + DY[d]
+    local t = carc.tile_at(nx, ny)
+    if t >= 0 and not visited[t] then
+      local code = dirs | (d << (2 * depth))
+      out[#out + 1] = { a = code, b = depth + 1 }
+      if depth + 1 < WALK then
+        visited[t] = true
+        walks(nx, ny, depth + 1, code, visited, out)
+        visited[t] = nil
+      end
+    end
+  end
+  return out
+end
+local function walks_from(t)
+  local x, y = carc.tile_pos(t)
+  return walks(x, y, 0, 0, { [t] = true }, {})
+end
+
 -- Offers in both forms; action-filter checks each pair matches.
 carc.on("action-offer", function(ev)
   local t = carc.placed_tile()
@@ -86,6 +113,7 @@ carc.on("action-offer", function(ev)
   carc.offer(OPT, t, -1, 1, 2, 3)
   carc.offer({ code = OPT + 1 })
   carc.offer(OPT + 1)
+  check(carc.offer_walks(t, WALK, WALK_OPT, t) == #walks_from(t), "offer_walks' count")
 end)
 
 carc.on("action-filter", function(ev)
@@ -94,6 +122,20 @@ carc.on("action-filter", function(ev)
     local o = carc.offered_at(i)
     if o.code == OPT or o.code == OPT + 1 then mine[#mine + 1], at[#at + 1] = o, i end
   end
+  -- offer_walks: the walks found in Lua, in that order, then vetoed
+  local expected_walks, k = walks_from(carc.placed_tile()), 0
+  for i = 0, carc.offered() - 1 do
+    local o = carc.offered_at(i)
+    if o.code == WALK_OPT then
+      k = k + 1
+      local e = expected_walks[k]
+      check(e ~= nil and o.a == e.a and o.b == e.b and o.c == 0 and o.tile == carc.placed_tile() and o.seg == -1,
+        "offer_walks' walk " .. k)
+      carc.veto(i)
+    end
+  end
+  check(k == #expected_walks, "offer_walks offered " .. k .. " walks instead of " .. #expected_walks)
+  S.walks = (S.walks or 0) + k
   check(#mine == 4, #mine .. " options of the script instead of 4")
   for i = 1, 3, 2 do
     local x, y = mine[i], mine[i + 1]
@@ -113,5 +155,5 @@ end)
 
 -- The checks ran, and nested calls happened.
 carc.on("game-end", function(ev)
-  check((S.checks or 0) > 0 and (S.nested or 0) > 0, "no check ran")
+  check((S.checks or 0) > 0 and (S.nested or 0) > 0 and (S.walks or 0) > 0, "no check ran")
 end)
