@@ -14,8 +14,8 @@
  * more as the node is visited, so opponents in the tree answer with moves a
  * sensible player would consider. Below the tree a short uniformly random
  * playout runs, then the position is judged (or scored, if the game ended)
- * as at the end of its round (mcts_worth: every player credited the turns
- * it still has to play), and the result for every player is backed up the
+ * as at the end of its round (mcts_worth: with more than 2 players, every
+ * player credited the turns it still has to play), and the result for every player is backed up the
  * path; each node counts the result of the player who chose it. The move
  * played is the root's most visited option, ties to the better valued.
  *
@@ -183,7 +183,10 @@ static void turns_note(turns *t, const carc_game *g)
  * moves it looked at deepest were judged against more of the opponents'
  * turns than the others; with 3 opponents that is three turns. Each player
  * is credited the turns it is owed to reach the most any player has
- * played: every position is judged as at the end of its round. */
+ * played: every position is judged as at the end of its round. With two
+ * players, where a reply follows every move, the search without the credit
+ * won more (86.0% against 80.0% of the same 100 games against greedy, the
+ * same lead in points), so there it judges positions as they stand. */
 void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS], double v[CARC_MAX_PLAYERS])
 {
     int n = carc_players(g), most = 0;
@@ -195,6 +198,7 @@ void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS]
         for (int p = 0; p < n; p++)
             v[p] = carc_score(g, p) + tune.est_weight * est[p] + tune.supply_weight * carc_supply(g, p, "follower");
     }
+    if (n <= 2) return; /* measured better without the credit: docs/bots.md, *Strength* */
     for (int p = 0; p < n; p++)
         if (played[p] > most) most = played[p];
     for (int p = 0; p < n; p++) v[p] += tune.tempo * (most - played[p]);
