@@ -14,8 +14,7 @@
  * more as the node is visited, so opponents in the tree answer with moves a
  * sensible player would consider. Below the tree a short uniformly random
  * playout runs, then the position is judged (or scored, if the game ended)
- * as at the end of its round (mcts_worth: with more than 2 players, every
- * player credited the turns it still has to play), and the result for every player is backed up the
+ * as it stands (mcts_worth), and the result for every player is backed up the
  * path; each node counts the result of the player who chose it. The move
  * played is the root's most visited option, ties to the better valued.
  *
@@ -96,10 +95,10 @@ typedef struct tuning {
     double supply_weight; /* points a follower in hand is worth */
     double scale;         /* lead (points) at which a position is judged ~76% won */
     int final_value;      /* play the best valued child, not the most visited */
-    double tempo;         /* points a turn still owed to a player is worth (mcts_worth) */
+    double tempo;         /* points a turn still owed to a player is credited (mcts_worth) */
 } tuning;
 
-static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0, 1.7};
+static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0, 0.0};
 
 static void read_tuning_once(void)
 {
@@ -175,19 +174,16 @@ static void turns_note(turns *t, const carc_game *g)
  * The search stops at every point of the round: right after the searcher's
  * own turn, after one opponent's reply, after three. A player who has
  * played fewer turns since the searched decision than another still has a
- * turn to come, worth about `tempo` points more to it than to the others
- * (a turn raises its player's worth by 1.6 to 1.75 points against the
+ * turn to come, worth about 1.7 points more to it than to the others (a
+ * turn raises its player's worth by 1.6 to 1.75 points against the
  * others', in greedy games of 2, 3 and 4 players, with either judgement).
- * Without that credit the searcher's lead was judged too high right after
- * its own move and fell with each reply the search looked past, so the
- * moves it looked at deepest were judged against more of the opponents'
- * turns than the others; with 3 opponents that is three turns. Each player
- * is credited the turns it is owed to reach the most any player has
- * played: every position is judged as at the end of its round. With two
- * players, where a reply follows every move, the search without the credit
- * won more (86.0% against 80.0% of the same 100 games against greedy, the
- * same lead in points), so there it judges positions as they stand. */
-void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS], double v[CARC_MAX_PLAYERS])
+ * CARC_MCTS_TUNE tempo=1.7 credits each player the turns it is owed to
+ * reach the most any player has played, so that every position is judged
+ * as at the end of its round. It is off by default: against greedy seats
+ * the search won less with it, with 2, 3 and 4 players (docs/bots.md,
+ * *Strength*). */
+void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS], double tempo,
+                double v[CARC_MAX_PLAYERS])
 {
     int n = carc_players(g), most = 0;
     if (a->eval) {
@@ -198,17 +194,17 @@ void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS]
         for (int p = 0; p < n; p++)
             v[p] = carc_score(g, p) + tune.est_weight * est[p] + tune.supply_weight * carc_supply(g, p, "follower");
     }
-    if (n <= 2) return; /* measured better without the credit: docs/bots.md, *Strength* */
+    if (tempo == 0) return;
     for (int p = 0; p < n; p++)
         if (played[p] > most) most = played[p];
-    for (int p = 0; p < n; p++) v[p] += tune.tempo * (most - played[p]);
+    for (int p = 0; p < n; p++) v[p] += tempo * (most - played[p]);
 }
 
 static void estimate(const agent *a, carc_game *g, const turns *tn, double *out, double *lead)
 {
     int n = carc_players(g);
     double v[CARC_MAX_PLAYERS];
-    mcts_worth(a, g, tn->played, v);
+    mcts_worth(a, g, tn->played, tune.tempo, v);
     for (int p = 0; p < n; p++) {
         double other = -1e300;
         for (int q = 0; q < n; q++)
