@@ -77,26 +77,22 @@ static int ph_draw(struct carc_ctx *ctx, int call)
     return CARC_PHASE_DONE;
 }
 
+/* The place and action phases are done once their decision is posed: the
+ * phase machine waits for the answer before it runs the next phase, and a
+ * second call only to say so cost a turn two rounds of the machine. */
 static int ph_place(struct carc_ctx *ctx, int call)
 {
+    (void)call;
     carc_game *g = ctx->g;
-    if (call > 0) return CARC_PHASE_DONE;
-    int type = g->turn.drawn, first = g->nopts;
-    const uint32_t *sig = g->rules->types[type].sig;
-    for (int i = 0; i < g->nfront; i++) {
-        const frontier_pos *f = &g->front[i];
-        for (int r = 0; r < 4; r++) {
-            if (((sig[r] ^ f->req) & f->mask) != 0) continue;
-            carc_option *o = opt_push(g);
-            if (!o) return -1;
-            o->code = BASE_OPT_PLACE;
-            o->arg[0] = f->x;
-            o->arg[1] = f->y;
-            o->arg[2] = r;
-        }
-    }
+    int first = g->nopts;
+    /* At most four options a frontier position: room once, then plain
+     * stores (the listing is a third of a random game). */
+    carc_option *o = opt_room(g, 4 * g->nfront);
+    if (!o) return -1;
+    const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = -1};
+    g->nopts = (int)(board_list_placements(g, g->turn.drawn, &place, o) - g->opts);
     decision_pose_built(g, g->turn.active, 0, "place", first);
-    return CARC_PHASE_AGAIN;
+    return CARC_PHASE_DONE;
 }
 
 /* The kernel's deploy options on the placed tile (BASE-7..9): every
@@ -109,8 +105,8 @@ static void offer_deploys(carc_game *g)
 
 static int ph_action(struct carc_ctx *ctx, int call)
 {
+    (void)call;
     carc_game *g = ctx->g;
-    if (call > 0) return CARC_PHASE_DONE;
     int first = g->nopts;
     decision_build_begin(g);
     offer_deploys(g);
@@ -131,7 +127,7 @@ static int ph_action(struct carc_ctx *ctx, int call)
         o->code = BASE_OPT_PASS;
     }
     decision_pose_built(g, g->turn.active, 0, "action", first);
-    return CARC_PHASE_AGAIN;
+    return CARC_PHASE_DONE;
 }
 
 /* Scores what the placement completed (BASE-10, BASE-15..19): roads, cities

@@ -5,20 +5,27 @@
 
 #include "core.h"
 
-static uint32_t cell_hash(int x, int y)
+/* A position as one word, never 0 (the mark of a free cell): coordinates
+ * stay within MAX_TILES of the start, far inside 16 bits. */
+_Static_assert(MAX_TILES + 2 < 0x8000, "board positions fit a cell key");
+static uint32_t cell_key(int x, int y)
 {
-    uint32_t h = (uint32_t)x * 0x9E3779B1u ^ ((uint32_t)y * 0x85EBCA77u + 0x165667B1u);
-    return h ^ (h >> 15);
+    return (uint32_t)(uint16_t)(x + 0x8000) << 16 | (uint16_t)(y + 0x8000);
+}
+
+static uint32_t cell_slot(const carc_game *g, uint32_t key)
+{
+    uint32_t h = key * 0x9E3779B1u;
+    return (h ^ (h >> 15)) & (uint32_t)g->cell_mask;
 }
 
 static cell *cell_find(const carc_game *g, int x, int y)
 {
-    uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
-    for (;;) {
+    uint32_t key = cell_key(x, y);
+    for (uint32_t i = cell_slot(g, key);; i = (i + 1) & (uint32_t)g->cell_mask) {
         cell *c = &g->cells[i];
-        if (!c->used) return NULL;
-        if (c->x == x && c->y == y) return c;
-        i = (i + 1) & (uint32_t)g->cell_mask;
+        if (c->key == key) return c;
+        if (c->key == 0) return NULL;
     }
 }
 
@@ -33,23 +40,18 @@ static void cell_changes(carc_game *g, const cell *c)
 /* The cell of (x, y), made if there is none; the caller may change it. */
 static cell *cell_insert(carc_game *g, int x, int y)
 {
-    uint32_t i = cell_hash(x, y) & (uint32_t)g->cell_mask;
-    for (;;) {
+    uint32_t key = cell_key(x, y);
+    for (uint32_t i = cell_slot(g, key);; i = (i + 1) & (uint32_t)g->cell_mask) {
         cell *c = &g->cells[i];
-        if (!c->used) {
-            cell_changes(g, c);
-            c->used = true;
-            c->x = (int16_t)x;
-            c->y = (int16_t)y;
-            c->tile = -1;
-            c->fidx = -1;
-            return c;
-        }
-        if (c->x == x && c->y == y) {
+        if (c->key == key) {
             cell_changes(g, c);
             return c;
         }
-        i = (i + 1) & (uint32_t)g->cell_mask;
+        if (c->key == 0) {
+            cell_changes(g, c);
+            *c = (cell){.key = key, .tile = -1, .fidx = -1};
+            return c;
+        }
     }
 }
 
@@ -67,26 +69,52 @@ int board_frontier_index(const carc_game *g, int x, int y)
 
 bool board_fits(const carc_game *g, int type, int fidx, int rot)
 {
-    const frontier_pos *f = &g->front[fidx];
-    return ((g->rules->types[type].sig[rot] ^ f->req) & f->mask) == 0;
+    return (board_fit_rotations(g->rules->types[type].sig, &g->front[fidx]) >> rot) & 1u;
 }
 
 int board_count_placements(const carc_game *g, int type)
 {
+    const uint32_t *sig = g->rules->types[type].sig;
     int n = 0;
-    for (int i = 0; i < g->nfront; i++)
-        for (int r = 0; r < 4; r++) n += board_fits(g, type, i, r);
+    for (int i = 0; i < g->nfront; i++) n += __builtin_popcount(board_fit_rotations(sig, &g->front[i]));
     return n;
+}
+
+/* One rotation of a frontier position: written whatever it is, kept (the
+ * next write goes past it) when it fits. */
+static inline carc_option *put_rotation(carc_option *o, const carc_option *at, int rot, unsigned fits)
+{
+    *o = *at;
+    o->arg[2] = rot;
+    return o + ((fits >> rot) & 1u);
+}
+
+carc_option *board_list_placements(const carc_game *g, int type, const carc_option *proto, carc_option *out)
+{
+    /* Without a branch on whether a rotation fits: that comes out in no
+     * pattern (half of the frontier positions take no rotation of the
+     * drawn tile), and its mispredictions cost more than the writes. */
+    uint32_t sig[4]; /* a copy the option writes cannot alias: loaded once */
+    memcpy(sig, g->rules->types[type].sig, sizeof sig);
+    carc_option at = *proto;
+    for (int i = 0; i < g->nfront; i++) {
+        const frontier_pos *f = &g->front[i];
+        unsigned fits = board_fit_rotations(sig, f);
+        at.arg[0] = f->x;
+        at.arg[1] = f->y;
+        out = put_rotation(out, &at, 0, fits);
+        out = put_rotation(out, &at, 1, fits);
+        out = put_rotation(out, &at, 2, fits);
+        out = put_rotation(out, &at, 3, fits);
+    }
+    return out;
 }
 
 bool board_any_placement(const carc_game *g, int type)
 {
     const uint32_t *sig = g->rules->types[type].sig;
-    for (int i = 0; i < g->nfront; i++) {
-        const frontier_pos *f = &g->front[i];
-        for (int r = 0; r < 4; r++)
-            if (((sig[r] ^ f->req) & f->mask) == 0) return true;
-    }
+    for (int i = 0; i < g->nfront; i++)
+        if (board_fit_rotations(sig, &g->front[i])) return true;
     return false;
 }
 
@@ -114,20 +142,49 @@ static void note_completed(carc_game *g, int root)
     g->turn.completed[g->turn.ncompleted++] = root;
 }
 
-/* Inner features of tile t whose completion depends on its neighbours. */
+/* Notes the features of tile t that its neighbours complete: those of
+ * segments whose kind completes with a full ring or cross, once it is full
+ * (a feature is noted once, so asking again when nothing changed would
+ * add nothing). */
 static void check_inner(carc_game *g, int t)
 {
     const placed *p = &g->tiles[t];
     const tile_type *tt = &g->rules->types[p->type];
-    for (int s = 0; s < tt->nsegs; s++) {
-        int comp = g->rules->kinds[tt->segs[s].kind].completion;
-        if ((comp == CARC_COMPLETE_RING && p->ring == 8) || (comp == CARC_COMPLETE_CROSS && p->cross == 4))
-            note_completed(g, feat_find(g, p->node0 + s));
+    unsigned segs = (p->ring == 8 ? tt->ring_segs : 0u) | (p->cross == 4 ? tt->cross_segs : 0u);
+    for (; segs; segs &= segs - 1) note_completed(g, feat_find(g, p->node0 + __builtin_ctz(segs)));
+}
+
+/* Joins port `port` of the new tile p to the facing port of its neighbour
+ * q: one port fewer open on each side's feature, then one feature. */
+static void join_port(carc_game *g, const placed *p, const placed *q, int port)
+{
+    const struct carc_rules *r = g->rules;
+    int a = feat_find(g, p->node0 + r->types[p->type].seg_at[p->rot][port]);
+    int b = feat_find(g, q->node0 + r->types[q->type].seg_at[q->rot][port_opposite(port)]);
+    assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
+    g->nodes[a].open--;
+    g->nodes[b].open--;
+    feat_join(g, a, b);
+}
+
+/* A tile among the 8 around the new one: each counts the other in its ring
+ * (and cross, when orthogonal), and the neighbour's inner features may now
+ * be complete. */
+static void ring_neighbours(carc_game *g, placed *p, int u, bool orth)
+{
+    placed *q = &g->tiles[u];
+    q->ring++;
+    p->ring++;
+    if (orth) {
+        q->cross++;
+        p->cross++;
     }
+    if (q->ring == 8 || (orth && q->cross == 4)) check_inner(g, u);
 }
 
 int board_place(carc_game *g, int type, int x, int y, int rot)
 {
+    static const int8_t ddx[4] = {0, 1, 0, -1}, ddy[4] = {-1, 0, 1, 0}; /* N E S W */
     const struct carc_rules *r = g->rules;
     const tile_type *tt = &r->types[type];
     if (g->ntiles >= r->max_tiles) return -1;
@@ -143,49 +200,28 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
     g->tile_stamp[t] = 0; /* clones copy only the stamps of placed tiles */
     for (int s = 0; s < tt->nsegs; s++) {
         int id = g->nnodes++;
-        node *n = &g->nodes[id];
-        n->parent = n->next = id;
-        n->tile = t;
-        n->seg = (uint8_t)s;
-        n->kind = tt->segs[s].kind;
-        n->flags = 0;
-        n->occupants = 0;
-        n->open = __builtin_popcount(tt->segs[s].ports);
-        n->size = 1;
+        g->nodes[id] = (node){.parent = id, .next = id, .tile = (uint16_t)t, .seg = (uint8_t)s,
+                              .kind = tt->segs[s].kind, .open = tt->nports[s], .size = 1};
     }
     cell *c = cell_insert(g, x, y);
     if (c->fidx >= 0) frontier_remove(g, c);
     c->tile = t;
 
     for (int d = 0; d < 4; d++) {
-        int dx, dy;
-        dir_delta(d, &dx, &dy);
-        cell *nc = cell_find(g, x + dx, y + dy);
+        cell *nc = cell_find(g, x + ddx[d], y + ddy[d]);
         if (nc && nc->tile >= 0) {
             int u = nc->tile;
             placed *q = &g->tiles[u];
             p->nb[d] = u;
             q->nb[(d + 2) & 3] = t;
-            const tile_type *ut = &r->types[q->type];
-            for (int o = 0; o < 3; o++) {
-                int port = d * 3 + o;
-                int a = p->node0 + tt->seg_at[rot][port];
-                int b = q->node0 + ut->seg_at[q->rot][port_opposite(port)];
-                assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
-                g->nodes[feat_find(g, a)].open--;
-                g->nodes[feat_find(g, b)].open--;
-                feat_union(g, a, b);
-            }
+            for (int o = 0; o < 3; o++) join_port(g, p, q, d * 3 + o);
         } else {
             p->nb[d] = -1;
-            if (!nc) nc = cell_insert(g, x + dx, y + dy);
+            if (!nc) nc = cell_insert(g, x + ddx[d], y + ddy[d]);
             if (nc->fidx < 0) {
                 cell_changes(g, nc);
                 nc->fidx = g->nfront++;
-                frontier_pos *f = &g->front[nc->fidx];
-                f->x = (int16_t)(x + dx);
-                f->y = (int16_t)(y + dy);
-                f->req = f->mask = 0;
+                g->front[nc->fidx] = (frontier_pos){.x = (int16_t)(x + ddx[d]), .y = (int16_t)(y + ddy[d])};
             }
             frontier_pos *f = &g->front[nc->fidx];
             int side = (d + 2) & 3;
@@ -194,25 +230,29 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
             f->mask |= 0xffu << (8 * side);
         }
     }
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            if (!dx && !dy) continue;
-            const cell *nc = cell_find(g, x + dx, y + dy);
-            if (!nc || nc->tile < 0) continue;
-            placed *q = &g->tiles[nc->tile];
-            bool orth = !dx || !dy;
-            q->ring++;
-            p->ring++;
-            if (orth) {
-                q->cross++;
-                p->cross++;
-            }
-            check_inner(g, nc->tile);
+    /* The ring, row by row (the order features are noted complete in). The
+     * orthogonal neighbours are known; a diagonal one is the neighbour of
+     * an orthogonal one, looked up only when both of those are empty. */
+    static const struct { int8_t dx, dy, side, sx, sy; } ring[8] = {
+        {-1, -1, -1, 3, 0}, {0, -1, 0, 0, 0}, {1, -1, -1, 1, 0}, {-1, 0, 3, 0, 0},
+        {1, 0, 1, 0, 0},    {-1, 1, -1, 3, 2}, {0, 1, 2, 0, 0},  {1, 1, -1, 1, 2}};
+    for (int i = 0; i < 8; i++) {
+        int u;
+        if (ring[i].side >= 0) {
+            u = p->nb[ring[i].side];
+        } else if (p->nb[ring[i].sx] >= 0) {
+            u = g->tiles[p->nb[ring[i].sx]].nb[ring[i].sy];
+        } else if (p->nb[ring[i].sy] >= 0) {
+            u = g->tiles[p->nb[ring[i].sy]].nb[ring[i].sx];
+        } else {
+            const cell *nc = cell_find(g, x + ring[i].dx, y + ring[i].dy);
+            u = nc ? nc->tile : -1;
         }
-    for (int s = 0; s < tt->nsegs; s++) {
-        int root = feat_find(g, p->node0 + s);
-        if (r->kinds[g->nodes[root].kind].completion == CARC_COMPLETE_PORTS && g->nodes[root].open == 0)
-            note_completed(g, root);
+        if (u >= 0) ring_neighbours(g, p, u, ring[i].side >= 0);
+    }
+    for (unsigned segs = tt->ports_segs; segs; segs &= segs - 1) {
+        int root = feat_find(g, p->node0 + __builtin_ctz(segs));
+        if (g->nodes[root].open == 0) note_completed(g, root);
     }
     check_inner(g, t);
     return t;

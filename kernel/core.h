@@ -22,6 +22,10 @@
 #include "carc_plugin.h"
 #include "rng.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define MAX_SEGS 16
 #define MAX_SEG_MARKS 6
 #define MAX_KINDS 16
@@ -91,6 +95,11 @@ typedef struct tile_type {
     /* derived */
     int8_t seg_at[4][CARC_PORTS]; /* [rotation][board port] -> segment */
     uint32_t sig[4];       /* [rotation] packed edge classes, byte per side */
+    uint8_t nports[MAX_SEGS]; /* ports of each segment */
+    /* Segments (bit per segment) whose kind completes with the tile's ring
+     * of 8 neighbours, with its 4 orthogonal neighbours, when its ports
+     * close: what a placement checks without looking up the kinds. */
+    uint16_t ring_segs, cross_segs, ports_segs;
 } tile_type;
 
 typedef struct tile_set {
@@ -241,10 +250,9 @@ typedef struct placed {
 } placed;
 
 typedef struct cell {
-    int16_t x, y;
+    uint32_t key;          /* the position (board.c's cell_key); 0: a free slot */
     int32_t tile;          /* placed tile, or -1 while on the frontier */
     int32_t fidx;          /* index in the frontier while tile == -1 */
-    bool used;
 } cell;
 
 typedef struct frontier_pos {
@@ -389,7 +397,14 @@ struct carc_game {
 /* ---- internal functions ------------------------------------------------------ */
 
 /* ports.c */
-int port_opposite(int p);
+/* The port of the neighbouring tile that touches port p. Ports run clockwise,
+ * so a facing edge runs the other way: Nw meets Sw, N meets S, Ne meets Se.
+ * (Inline: a placement asks it for every port it joins.) */
+static inline int port_opposite(int p)
+{
+    int side = p / 3, off = p % 3;
+    return ((side + 2) % 4) * 3 + (2 - off);
+}
 int port_side(int p);                    /* 0..3 */
 int port_rotate(int p, int rot);         /* tile port -> board port */
 const char *port_name(int p);
@@ -457,7 +472,14 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending);
 /* A serial never given before (carc_game's serial). */
 uint64_t game_serial_new(void);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int dispatch(carc_game *g, int ev, struct carc_event *e);
+/* Raises event ev: its handlers in order; -1 when one failed the game. */
+int dispatch_to_handlers(carc_game *g, int ev, struct carc_event *e);
+/* The same, inline for the common case of an event nobody listens to (most
+ * of them in most variants: a turn raises a dozen). */
+static inline int dispatch(carc_game *g, int ev, struct carc_event *e)
+{
+    return g->rules->nhandlers[ev] ? dispatch_to_handlers(g, ev, e) : 0;
+}
 int pile_return_aside(carc_game *g);
 
 /* board.c */
@@ -466,12 +488,45 @@ int board_tile_at(const carc_game *g, int x, int y);
 int board_frontier_index(const carc_game *g, int x, int y); /* -1 if not on it */
 bool board_fits(const carc_game *g, int type, int fidx, int rot);
 int board_count_placements(const carc_game *g, int type);
+/* Writes an option for every legal placement of tile type `type`, frontier
+ * position by position, rotation by rotation: a copy of `proto` with arg =
+ * x, y, rotation. `out` has room for 4 options a frontier position (all
+ * four are written; those past the end returned are scratch). Returns
+ * the end of the options written. */
+carc_option *board_list_placements(const carc_game *g, int type, const carc_option *proto, carc_option *out);
+/* The rotations in which a tile type whose packed edges are sig[0..3] fits
+ * frontier position f: bit r for rotation r. The four masked compares in
+ * one vector where there is SSE2 (every x86-64): listing the placements
+ * asks this for every frontier position every turn. */
+static inline unsigned board_fit_rotations(const uint32_t sig[4], const frontier_pos *f)
+{
+#ifdef __SSE2__
+    __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)sig), _mm_set1_epi32((int)f->req));
+    x = _mm_and_si128(x, _mm_set1_epi32((int)f->mask));
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, _mm_setzero_si128())));
+#else
+    unsigned fits = 0;
+    for (int r = 0; r < 4; r++) fits |= (unsigned)(((sig[r] ^ f->req) & f->mask) == 0) << r;
+    return fits;
+#endif
+}
 bool board_any_placement(const carc_game *g, int type);
 
 /* features.c */
-int feat_find(carc_game *g, int n);
+/* The feature (its root node) of node n. Inline: a placement asks it for
+ * every port it joins and every segment of the tile. */
+static inline int feat_find(carc_game *g, int n)
+{
+    node *nodes = g->nodes;
+    while (nodes[n].parent != n) {
+        nodes[n].parent = nodes[nodes[n].parent].parent; /* path halving */
+        n = nodes[n].parent;
+    }
+    return n;
+}
 int feat_root_c(const carc_game *g, int n);
-void feat_union(carc_game *g, int a, int b);
+/* Makes the features of roots a and b one (nothing when they are one). */
+void feat_join(carc_game *g, int a, int b);
 int feat_node(const carc_game *g, int tile, int seg);
 int feat_distinct_tiles(carc_game *g, int root);
 int feat_mark_count(carc_game *g, int root, int mark);
@@ -555,6 +610,9 @@ int offer_tile_walks(carc_game *g, int start, int max_steps, const carc_option *
 
 /* decision.c */
 carc_option *opt_push(carc_game *g);
+/* Room for n more options after the last: where they go (the caller fills
+ * them and adds them to nopts), or NULL when memory is out (the game failed). */
+carc_option *opt_room(carc_game *g, int n);
 int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
 int decision_ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n);
 void decision_build_begin(carc_game *g);

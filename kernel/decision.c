@@ -17,10 +17,11 @@ static const plugin_slot *option_owner(const carc_game *g, int owner)
     return owner == 0 ? &g->rules->base : owner_slot(g, owner);
 }
 
-carc_option *opt_push(carc_game *g)
+carc_option *opt_room(carc_game *g, int n)
 {
-    if (g->nopts == g->cap_opts) {
-        int cap = g->cap_opts ? g->cap_opts * 2 : 256;
+    if (g->nopts + n > g->cap_opts) {
+        int cap = g->cap_opts ? g->cap_opts : 256;
+        while (cap < g->nopts + n) cap *= 2;
         carc_option *o = realloc(g->opts, (size_t)cap * sizeof *o);
         if (!o) {
             game_fail(g, "out of memory");
@@ -29,9 +30,15 @@ carc_option *opt_push(carc_game *g)
         g->opts = o;
         g->cap_opts = cap;
     }
-    carc_option *o = &g->opts[g->nopts++];
-    memset(o, 0, sizeof *o);
-    o->tile = o->seg = -1;
+    return &g->opts[g->nopts];
+}
+
+carc_option *opt_push(carc_game *g)
+{
+    carc_option *o = opt_room(g, 1);
+    if (!o) return NULL;
+    g->nopts++;
+    *o = (carc_option){.tile = -1, .seg = -1};
     return o;
 }
 
@@ -141,18 +148,19 @@ int carc_choose(carc_game *g, int index)
         game_fail(g, "option %d is not on offer", index);
         return -1;
     }
-    decision d = g->dq[0];
-    assert(d.first >= 0 && d.first + d.n <= g->nopts);
-    carc_option opt = g->opts[d.first + index];
-    /* Drop the answered decision and its options. */
-    memmove(&g->dq[0], &g->dq[1], (size_t)(g->ndq - 1) * sizeof g->dq[0]);
+    int first = g->dq[0].first, n = g->dq[0].n, player = g->dq[0].player;
+    assert(first >= 0 && first + n <= g->nopts);
+    carc_option opt = g->opts[first + index];
+    /* Drop the answered decision and its options (usually the only ones:
+     * then nothing moves). */
     g->ndq--;
-    int tail = g->nopts - (d.first + d.n);
-    memmove(&g->opts[d.first], &g->opts[d.first + d.n], (size_t)tail * sizeof *g->opts);
-    g->nopts -= d.n;
+    if (g->ndq > 0) memmove(&g->dq[0], &g->dq[1], (size_t)g->ndq * sizeof g->dq[0]);
+    int tail = g->nopts - (first + n);
+    if (tail > 0) memmove(&g->opts[first], &g->opts[first + n], (size_t)tail * sizeof *g->opts);
+    g->nopts -= n;
     for (int i = 0; i < g->ndq; i++)
-        if (g->dq[i].first > d.first) g->dq[i].first -= d.n;
-    return apply_chosen(g, opt, d.player);
+        if (g->dq[i].first > first) g->dq[i].first -= n;
+    return apply_chosen(g, opt, player);
 }
 
 int carc_game_try(carc_game *dst, const carc_game *src, int index)

@@ -44,11 +44,10 @@ int carc_event_by_name(const char *name)
     return -1;
 }
 
-int dispatch(carc_game *g, int ev, carc_event *e)
+int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
 {
     const struct carc_rules *r = g->rules;
     int n = r->nhandlers[ev];
-    if (n == 0) return 0;
     e->type = ev;
     for (int i = 0; i < n && !g->failed; i++) {
         const handler_ref *h = &r->handlers[ev][i];
@@ -66,6 +65,15 @@ int dispatch(carc_game *g, int ev, carc_event *e)
 static void *xcalloc(size_t n, size_t size, bool *oom)
 {
     void *p = calloc(n ? n : 1, size);
+    if (!p) *oom = true;
+    return p;
+}
+
+/* An array the game fills before it reads it (as a clone's): not cleared,
+ * which was a tenth of a random base game. */
+static void *xmalloc(size_t n, size_t size, bool *oom)
+{
+    void *p = malloc((n ? n : 1) * size);
     if (!p) *oom = true;
     return p;
 }
@@ -101,19 +109,23 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
     int maxt = r->max_tiles;
+    /* Cells: the placed tiles and the frontier. A tile placed next to
+     * another adds at most 3 frontier positions, so a game has fewer than
+     * three quarters of maxcells: with room for 1.5 times maxcells the
+     * hash stays under half full, and is small to clear and to copy. */
     int maxcells = 4 * maxt + 8, cap = 16;
-    while (cap < 2 * maxcells) cap <<= 1;
-    g->pile = xcalloc((size_t)maxt, sizeof *g->pile, &oom);
-    g->aside = xcalloc((size_t)maxt, sizeof *g->aside, &oom);
-    g->tiles = xcalloc((size_t)maxt, sizeof *g->tiles, &oom);
-    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom);
+    while (cap < maxcells + maxcells / 2) cap <<= 1;
+    g->pile = xmalloc((size_t)maxt, sizeof *g->pile, &oom);
+    g->aside = xmalloc((size_t)maxt, sizeof *g->aside, &oom);
+    g->tiles = xmalloc((size_t)maxt, sizeof *g->tiles, &oom);
+    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom); /* a free cell's key is 0 */
     g->cell_mask = cap - 1;
-    g->front = xcalloc((size_t)maxcells, sizeof *g->front, &oom);
-    g->nodes = xcalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
+    g->front = xmalloc((size_t)maxcells, sizeof *g->front, &oom);
+    g->nodes = xmalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
     g->cap_figs = CARC_MAX_PLAYERS * (r->k.followers + 8) + 16;
-    g->figs = xcalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
-    g->tile_stamp = xcalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
-    g->pstate = xcalloc(r->state_size, 1, &oom);
+    g->figs = xmalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
+    g->tile_stamp = xmalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
+    g->pstate = xcalloc(r->state_size, 1, &oom); /* plugin state starts all zero */
     g->made_max_tiles = maxt;
     g->made_state_size = r->state_size;
     g->serial = game_serial_new();

@@ -7,26 +7,15 @@
 
 #include "core.h"
 
-int feat_find(carc_game *g, int n)
-{
-    node *nodes = g->nodes;
-    while (nodes[n].parent != n) {
-        nodes[n].parent = nodes[nodes[n].parent].parent; /* path halving */
-        n = nodes[n].parent;
-    }
-    return n;
-}
-
 int feat_root_c(const carc_game *g, int n)
 {
     while (g->nodes[n].parent != n) n = g->nodes[n].parent;
     return n;
 }
 
-void feat_union(carc_game *g, int a, int b)
+void feat_join(carc_game *g, int a, int b)
 {
-    a = feat_find(g, a);
-    b = feat_find(g, b);
+    assert(g->nodes[a].parent == a && g->nodes[b].parent == b);
     if (a == b) return;
     node *na = &g->nodes[a], *nb = &g->nodes[b];
     if (na->size < nb->size || (na->size == nb->size && a > b)) {

@@ -8,14 +8,6 @@ static const char *const port_names[CARC_PORTS] = {
 
 int port_side(int p) { return p / 3; }
 
-/* The port of the neighbouring tile that touches port p. Ports run clockwise,
- * so a facing edge runs the other way: Nw meets Sw, N meets S, Ne meets Se. */
-int port_opposite(int p)
-{
-    int side = p / 3, off = p % 3;
-    return ((side + 2) % 4) * 3 + (2 - off);
-}
-
 int port_rotate(int p, int rot) { return (p + 3 * rot) % CARC_PORTS; }
 
 const char *port_name(int p)

@@ -312,7 +312,8 @@ int edge_class_intern(struct carc_rules *r, int a, int b, int c)
 }
 
 /* Per tile type and rotation: which segment lies at each board port, and the
- * packed edge classes of the four board sides. */
+ * packed edge classes of the four board sides; per segment, its ports and
+ * how its kind completes (the kinds are all defined by now). */
 static int derive_type(struct carc_rules *r, tile_type *t)
 {
     int side_class[4];
@@ -330,6 +331,17 @@ static int derive_type(struct carc_rules *r, tile_type *t)
         if (rev < 0) return -1;
         r->edge_class_rev[side_class[s]] = (uint8_t)rev;
         r->edge_class_rev[rev] = (uint8_t)side_class[s];
+    }
+    t->ring_segs = t->cross_segs = t->ports_segs = 0;
+    for (int i = 0; i < t->nsegs; i++) {
+        t->nports[i] = (uint8_t)__builtin_popcount(t->segs[i].ports);
+        uint16_t bit = (uint16_t)(1u << i);
+        switch (r->kinds[t->segs[i].kind].completion) {
+        case CARC_COMPLETE_RING: t->ring_segs |= bit; break;
+        case CARC_COMPLETE_CROSS: t->cross_segs |= bit; break;
+        case CARC_COMPLETE_PORTS: t->ports_segs |= bit; break;
+        default: break;
+        }
     }
     for (int rot = 0; rot < 4; rot++) {
         t->sig[rot] = 0;

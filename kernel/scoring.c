@@ -438,6 +438,15 @@ void score_feature_into_batch(carc_game *g, int root, bool final)
     dispatch(g, CARC_EV_FEATURE_SCORED, &e);
 }
 
+/* Whether node i is the root of an unscored feature of kind k that
+ * followers stand on. The tests are combined without branches: among a
+ * game's nodes they come out in no order a branch predictor could learn,
+ * and the final scoring asks them of every node. */
+static bool held_unscored_root(const node *n, int i, int k)
+{
+    return (n->parent == i) & (n->kind == k) & !(n->flags & NODE_SCORED) & (n->occupants != 0);
+}
+
 /* BASE-21: incomplete roads, then cities, then cloisters (and any other
  * kernel-scored kind), each its own batch. */
 void score_final_features(carc_game *g)
@@ -449,11 +458,8 @@ void score_final_features(carc_game *g)
     for (int k = 0; k < r->nkinds; k++) {
         if (!r->kinds[k].kernel_scored) continue;
         batch_begin(g);
-        for (int i = 0; i < g->nnodes; i++) {
-            node *n = &g->nodes[i];
-            if (n->parent != i || n->kind != k || (n->flags & NODE_SCORED) || !n->occupants) continue;
-            score_feature_into_batch(g, i, true);
-        }
+        for (int i = 0; i < g->nnodes; i++)
+            if (held_unscored_root(&g->nodes[i], i, k)) score_feature_into_batch(g, i, true);
         batch_commit(g, first);
     }
     carc_event e = {0};
@@ -552,11 +558,8 @@ void score_farms(carc_game *g)
     g->score_step++;
     batch_begin(g);
     if (mode == FARM_PER_FARM) {
-        for (int i = 0; i < g->nnodes; i++) {
-            node *n = &g->nodes[i];
-            if (n->parent == i && n->kind == CARC_KIND_FIELD && n->occupants && !(n->flags & NODE_SCORED))
-                score_feature_into_batch(g, i, true);
-        }
+        for (int i = 0; i < g->nnodes; i++)
+            if (held_unscored_root(&g->nodes[i], i, CARC_KIND_FIELD)) score_feature_into_batch(g, i, true);
     } else {
         score_farms_per_city(g, mode);
     }
