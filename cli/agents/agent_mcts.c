@@ -13,9 +13,10 @@
  * progressive widening: only the best-ranked children are open at first,
  * more as the node is visited, so opponents in the tree answer with moves a
  * sensible player would consider. Below the tree a short uniformly random
- * playout runs, then the position is judged (or scored, if the game ended),
- * and the result for every player is backed up the path. The move played
- * is the root's most visited option, ties to the better valued.
+ * playout runs, then the position is judged (or scored, if the game ended)
+ * as it stands (mcts_worth), and the result for every player is backed up the
+ * path; each node counts the result of the player who chose it. The move
+ * played is the root's most visited option, ties to the better valued.
  *
  * The agent sees only options, never rules: it plays every variant and
  * plugin without special cases. With an iteration budget it is deterministic
@@ -94,9 +95,10 @@ typedef struct tuning {
     double supply_weight; /* points a follower in hand is worth */
     double scale;         /* lead (points) at which a position is judged ~76% won */
     int final_value;      /* play the best valued child, not the most visited */
+    double tempo;         /* points a turn still owed to a player is credited (mcts_worth) */
 } tuning;
 
-static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0};
+static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0, 0.0};
 
 static void read_tuning_once(void)
 {
@@ -116,6 +118,7 @@ static void read_tuning_once(void)
         else if (strcmp(kv, "supply") == 0) tune.supply_weight = v;
         else if (strcmp(kv, "scale") == 0) tune.scale = v;
         else if (strcmp(kv, "final") == 0) tune.final_value = v > 0;
+        else if (strcmp(kv, "tempo") == 0) tune.tempo = v;
     }
 }
 
@@ -137,42 +140,93 @@ static void rewards(const carc_game *g, double *out, double *lead)
     }
 }
 
-/* Where the playout stops early, the position is judged: with learned
- * weights (evaluator.h) when the agent has them, else as greedy judges it:
- * each player's score, half of what the features they hold would pay if
- * the game ended now (not all of them will be completed), and a little for
- * each follower still in hand; then against the best opponent's. */
-static void estimate(const agent *a, carc_game *g, double *out, double *lead)
+/* The turns each player has played since the searched decision: a turn
+ * counts once its player has made a choice in it. */
+typedef struct turns {
+    int played[CARC_MAX_PLAYERS];
+    int last[CARC_MAX_PLAYERS]; /* turn number of each player's last counted turn */
+} turns;
+
+static void turns_start(turns *t)
 {
-    int n = carc_players(g);
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++) {
+        t->played[p] = 0;
+        t->last[p] = -1;
+    }
+}
+
+/* Notes the choice g's pending decision is about to get. */
+static void turns_note(turns *t, const carc_game *g)
+{
+    int p = carc_decision_player(g), number = carc_turn_number(g);
+    if (p < 0 || p >= CARC_MAX_PLAYERS || t->last[p] == number) return;
+    t->last[p] = number;
+    t->played[p]++;
+}
+
+/* Where the search stops before the end, the position is judged: with
+ * learned weights (evaluator.h) when the agent has them, else as greedy
+ * judges it: each player's score, half of what the features they hold
+ * would pay if the game ended now (not all of them will be completed), and
+ * a little for each follower still in hand; then against the best
+ * opponent's.
+ *
+ * The search stops at every point of the round: right after the searcher's
+ * own turn, after one opponent's reply, after three. A player who has
+ * played fewer turns since the searched decision than another still has a
+ * turn to come, worth about 1.7 points more to it than to the others (a
+ * turn raises its player's worth by 1.6 to 1.75 points against the
+ * others', in greedy games of 2, 3 and 4 players, with either judgement).
+ * CARC_MCTS_TUNE tempo=1.7 credits each player the turns it is owed to
+ * reach the most any player has played, so that every position is judged
+ * as at the end of its round. It is off by default: against greedy seats
+ * the search won less with it, with 2, 3 and 4 players (docs/bots.md,
+ * *Strength*). */
+void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS], double tempo,
+                double v[CARC_MAX_PLAYERS])
+{
+    int n = carc_players(g), most = 0;
     if (a->eval) {
-        evaluator_leads(a->eval, g, lead);
+        evaluator_worth(a->eval, g, v);
     } else {
         int est[CARC_MAX_PLAYERS] = {0};
-        double v[CARC_MAX_PLAYERS];
         carc_estimate_final(g, est);
         for (int p = 0; p < n; p++)
             v[p] = carc_score(g, p) + tune.est_weight * est[p] + tune.supply_weight * carc_supply(g, p, "follower");
-        for (int p = 0; p < n; p++) {
-            double other = -1e9;
-            for (int q = 0; q < n; q++)
-                if (q != p && v[q] > other) other = v[q];
-            lead[p] = n > 1 ? v[p] - other : v[p];
-        }
     }
-    for (int p = 0; p < n; p++) out[p] = 0.5 + 0.5 * tanh(lead[p] / tune.scale);
+    if (tempo == 0) return;
+    for (int p = 0; p < n; p++)
+        if (played[p] > most) most = played[p];
+    for (int p = 0; p < n; p++) v[p] += tempo * (most - played[p]);
+}
+
+static void estimate(const agent *a, carc_game *g, const turns *tn, double *out, double *lead)
+{
+    int n = carc_players(g);
+    double v[CARC_MAX_PLAYERS];
+    mcts_worth(a, g, tn->played, tune.tempo, v);
+    for (int p = 0; p < n; p++) {
+        double other = -1e300;
+        for (int q = 0; q < n; q++)
+            if (q != p && v[q] > other) other = v[q];
+        lead[p] = n > 1 ? v[p] - other : v[p];
+        out[p] = 0.5 + 0.5 * tanh(lead[p] / tune.scale);
+    }
 }
 
 /* A uniformly random playout of at most `limit` decisions (0: to the end;
  * negative: none). Returns whether the game finished. */
-static bool playout(carc_game *g, carc_rng *rng, long limit)
+static bool playout(carc_game *g, carc_rng *rng, long limit, turns *tn)
 {
     for (long d = 0;; d++) {
         int st = carc_advance(g);
         if (st == CARC_NEED_DRAW) carc_draw(g, -1);
         else if (st != CARC_NEED_CHOICE) return true;
         else if (limit != 0 && d >= (limit < 0 ? 0 : limit)) return false;
-        else carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
+        else {
+            turns_note(tn, g);
+            carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
+        }
     }
 }
 
@@ -185,24 +239,28 @@ static double now(void)
 
 
 /* The judgement of a position h (advanced to its next decision, draw or
- * end) for player, and its lead in points. */
-static double judge_position(agent *a, carc_game *h, int st, int player, double *lead_out)
+ * end; tn: the turns played to reach it) for player, and its lead in
+ * points. */
+static double judge_position(agent *a, carc_game *h, int st, const turns *tn, int player, double *lead_out)
 {
     double v[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
     if (st == CARC_FINISHED) rewards(h, v, lead);
-    else estimate(a, h, v, lead);
+    else estimate(a, h, tn, v, lead);
     *lead_out = lead[player];
     return v[player];
 }
 
 /* The judgement of option o of g's decision for its player: tried on the
- * scratch game of `level` (0 holds the iteration's game). */
-static double judge(agent *a, const carc_game *g, int o, int player, int level, double *lead_out)
+ * scratch game of `level` (0 holds the iteration's game); tn: the turns
+ * played to reach g. */
+static double judge(agent *a, const carc_game *g, int o, const turns *tn, int player, int level, double *lead_out)
 {
     carc_game *h = agent_scratch(a, level, g);
     *lead_out = 0;
     if (!h || carc_game_try(h, g, o) == -2) return 0;
-    return judge_position(a, h, carc_advance(h), player, lead_out);
+    turns after = *tn;
+    turns_note(&after, g);
+    return judge_position(a, h, carc_advance(h), &after, player, lead_out);
 }
 
 /* Ranks the children of `node` by prior (ties by option number):
@@ -225,10 +283,12 @@ static void rank_children(tree *t, int node)
  * tree never judges the half-made turn (a tile placed, its follower or the
  * Ark's move not yet chosen) against whole turns, and the follow-ups are not
  * judged a second time when the search first goes below the option. */
-static int expand(agent *a, tree *t, int node, const carc_game *g, bool deep)
+static int expand(agent *a, tree *t, int node, const carc_game *g, const turns *tn, bool deep)
 {
     int n = carc_option_count(g), player = carc_decision_player(g);
     int last = -1;
+    turns after = *tn;
+    turns_note(&after, g);
     for (int o = 0; o < n; o++) {
         int c = node_new(t, o, player);
         if (c < 0) return -1;
@@ -237,14 +297,14 @@ static int expand(agent *a, tree *t, int node, const carc_game *g, bool deep)
         last = c;
         double l;
         if (!deep) {
-            t->n[c].prior = judge(a, g, o, player, 2, &l);
+            t->n[c].prior = judge(a, g, o, tn, player, 2, &l);
             t->n[c].prior_lead = l;
             continue;
         }
         carc_game *h = agent_scratch(a, 1, g);
         int st = h && carc_game_try(h, g, o) != -2 ? carc_advance(h) : -1;
         if (st == CARC_NEED_CHOICE && carc_decision_player(h) == player) {
-            if (expand(a, t, c, h, false) < 0) return -1;
+            if (expand(a, t, c, h, &after, false) < 0) return -1;
             double best = -1;
             for (int d = t->n[c].first_child; d >= 0; d = t->n[d].next_sibling)
                 if (t->n[d].prior > best) {
@@ -253,7 +313,7 @@ static int expand(agent *a, tree *t, int node, const carc_game *g, bool deep)
                 }
             t->n[c].prior = best;
         } else if (st >= 0) {
-            t->n[c].prior = judge_position(a, h, st, player, &l);
+            t->n[c].prior = judge_position(a, h, st, &after, player, &l);
             t->n[c].prior_lead = l;
         }
     }
@@ -315,6 +375,8 @@ static int iterate(agent *a, tree *t, const carc_game *root)
     carc_game_reseed_hidden(g, ((uint64_t)carc_rng_next(&a->rng) << 32) | carc_rng_next(&a->rng));
     int path[512], depth = 0, node = 0;
     path[depth++] = 0;
+    turns tn;
+    turns_start(&tn);
     while (depth < 511) {
         int st = carc_advance(g);
         if (st == CARC_NEED_DRAW) {
@@ -334,16 +396,18 @@ static int iterate(agent *a, tree *t, const carc_game *root)
         bool fresh = !m->expanded;
         /* The root's options are judged with their follow-ups, which become
          * their children (paid once); deeper nodes' options, once each. */
-        if (fresh && expand(a, t, node, g, node == 0) < 0) break;
+        if (fresh && expand(a, t, node, g, &tn, node == 0) < 0) break;
         int c = select_child(t, node);
-        if (c < 0 || carc_choose(g, t->n[c].key) < 0) break;
+        if (c < 0) break;
+        turns_note(&tn, g);
+        if (carc_choose(g, t->n[c].key) < 0) break;
         node = c;
         path[depth++] = node;
         if (fresh) break;
     }
     double r[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
-    if (playout(g, &a->rng, a->playout_limit)) rewards(g, r, lead);
-    else estimate(a, g, r, lead);
+    if (playout(g, &a->rng, a->playout_limit, &tn)) rewards(g, r, lead);
+    else estimate(a, g, &tn, r, lead);
     for (int i = 0; i < depth; i++) {
         mnode *m = &t->n[path[i]];
         m->visits++;

@@ -58,6 +58,17 @@ typedef struct mcts_estimate {
  * agent plays, or -1 with a->error set. */
 int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count);
 
+/* The search's judgement of a position g reached from the decision it
+ * searches after played[p] turns of each seat p (a turn counts once its
+ * player has chosen in it): each seat's worth in points (the agent's
+ * learned weights, or the hand-written judgement), every seat credited
+ * `tempo` points for each turn it still has to play to reach the most any
+ * seat has played, so that positions met after different numbers of
+ * opponents' replies are judged alike. The search credits none by default
+ * (CARC_MCTS_TUNE tempo=; docs/bots.md, *Strength*). */
+void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS], double tempo,
+                double worth[CARC_MAX_PLAYERS]);
+
 /* The largest search budget an agent takes: a record from elsewhere names
  * its bots, and `play --resume` must not search for ever or without bound
  * in memory. */

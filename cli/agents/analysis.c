@@ -12,11 +12,12 @@
 void analysis_default_agent(const carc_game *g, char *buf, size_t n)
 {
     /* Weights learned from games of another number of players judge worse
-     * than the hand-written judgement (measured in docs/bots.md): a game
-     * with no weights for its number of players is searched without them. */
+     * than the hand-written judgement, and with 3 or 4 players the search
+     * does no better with the weights learned for that many (measured in
+     * docs/bots.md): only 2-player games are searched with weights. */
     char path[1024];
     evaluator_path_for(carc_rules_name(carc_game_rules(g)), carc_players(g), path, sizeof path);
-    bool trained = access(path, R_OK) == 0;
+    bool trained = carc_players(g) == 2 && access(path, R_OK) == 0;
     snprintf(buf, n, "%s", trained ? "mcts:3000it:trained" : "mcts:3000it");
 }
 

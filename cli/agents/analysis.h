@@ -11,7 +11,7 @@
 
 /* The analysing agent when none is named: mcts:3000it, judging with the
  * weights shipped for the game's variant when there are some and the game
- * has 2 players (the weights are learned from 2-player games). */
+ * has 2 players (with more, the hand-written judgement searches better). */
 void analysis_default_agent(const carc_game *g, char *buf, size_t n);
 /* Searches the pending decision of g (which it does not change) with the
  * agent `spec` (an mcts agent) seeded with `seed`, and prints its options,

@@ -18,8 +18,8 @@ static void usage(FILE *f)
                "order of the pile.\n\n"
                "options:\n"
                "  --turn N      the decision at the start of turn N\n"
-               "  --agent SPEC  the searching agent (default mcts:3000it:trained when the variant\n"
-               "                ships weights for the game's number of players, else mcts:3000it)\n"
+               "  --agent SPEC  the searching agent (default mcts:3000it:trained when the game\n"
+               "                has 2 players and its variant ships weights, else mcts:3000it)\n"
                "  --top K       print the K most visited options (default 10; 0: all)\n"
                "  --seed S      the search's seed (default 1): the same seed, the same answer\n"
                "  --allow-plugin-paths  let the record's variant load C plugins from paths it gives\n");
