@@ -170,13 +170,7 @@ static int check_features(const carc_game *g, char *err, size_t errn)
         }
         /* The mark counts kept at the root (features.c), against the members' marks. */
         for (int k = 0; k < r->nmarks; k++) {
-            int counted = 0, mm = i;
-            do {
-                const seg_def *sd = &r->types[g->tiles[g->nodes[mm].tile].type].segs[g->nodes[mm].seg];
-                for (int j = 0; j < sd->nmarks; j++)
-                    if (sd->mark[j] == k) counted += sd->mark_count[j];
-                mm = g->nodes[mm].next;
-            } while (mm != i);
+            int counted = feat_mark_walk(g, i, k);
             int kept = g->node_marks[(size_t)i * (size_t)r->nmarks + (size_t)k];
             if (kept != (counted < UINT16_MAX ? counted : UINT16_MAX)) {
                 rc = mismatch(err, errn, "feature %d (%s) keeps %d marks '%s'; its segments hold %d", i,

@@ -535,6 +535,9 @@ void feat_join(carc_game *g, int a, int b);
 int feat_node(const carc_game *g, int tile, int seg);
 int feat_distinct_tiles(carc_game *g, int root);
 int feat_mark_count(carc_game *g, int root, int mark);
+/* The marks counted over the feature's member segments (the self-check's
+ * reference, and feat_mark_count past what a kept count holds). */
+int feat_mark_walk(const carc_game *g, int root, int mark);
 /* Node n's mark counts from its segment s (a new node, its own feature). */
 void feat_marks_init(carc_game *g, int n, const seg_def *s);
 bool feat_is_complete(const carc_game *g, int root);

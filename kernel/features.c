@@ -63,8 +63,12 @@ void feat_marks_init(carc_game *g, int n, const seg_def *s)
 int feat_mark_count(carc_game *g, int root, int mark)
 {
     int kept = g->node_marks[(size_t)root * (size_t)g->rules->nmarks + (size_t)mark];
-    if (kept < UINT16_MAX) return kept;
-    int count = 0, n = root; /* past what a count keeps: the walk */
+    return kept < UINT16_MAX ? kept : feat_mark_walk(g, root, mark); /* past what a count keeps: the walk */
+}
+
+int feat_mark_walk(const carc_game *g, int root, int mark)
+{
+    int count = 0, n = root;
     do {
         const node *nd = &g->nodes[n];
         const seg_def *s = &g->rules->types[g->tiles[nd->tile].type].segs[nd->seg];
