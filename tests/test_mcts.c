@@ -287,6 +287,120 @@ static void test_mcts_judges_every_position_as_at_the_round_end(void **state)
     carc_rules_free(r);
 }
 
+/* What the search backs up for each seat (mcts_values): by default its
+ * worth against the best other's, for every seat (greedy seats play for
+ * that); with CARC_MCTS_TUNE mean=1, the searcher's against the others'
+ * mean, so that what a trailing opponent gains counts against it too, while
+ * the other seats still play for their lead over the best other. With two
+ * players the two agree, so 2-player games cannot change. */
+static void test_mcts_values_against_the_others(void **state)
+{
+    (void)state;
+    char err[256];
+    double worth[CARC_MAX_PLAYERS] = {30, 40, 10, 10}, value[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
+    double raised[CARC_MAX_PLAYERS] = {30, 40, 25, 10}, value2[CARC_MAX_PLAYERS], lead2[CARC_MAX_PLAYERS];
+    assert_int_equal(mcts_set_tuning("", err, sizeof err), 0);
+    mcts_values(worth, 4, 0, value, lead);
+    mcts_values(raised, 4, 0, value2, lead2);
+    assert_true(fabs(value[0] - (0.5 + 0.5 * tanh((30 - 40) / 20.0))) < 1e-12);
+    assert_true(value2[0] == value[0]); /* only the best other counts */
+    assert_true(fabs(lead[0] + 10) < 1e-12 && fabs(lead[1] - 10) < 1e-12);
+
+    assert_int_equal(mcts_set_tuning("mean=1", err, sizeof err), 0);
+    mcts_values(worth, 4, 0, value, lead);
+    mcts_values(raised, 4, 0, value2, lead2);
+    assert_true(fabs(value[0] - (0.5 + 0.5 * tanh((30 - 20) / 20.0))) < 1e-12);
+    assert_true(value2[0] < value[0] - 0.01); /* a trailing opponent's gain is the searcher's loss */
+    assert_true(value2[1] == value[1]);       /* the leader still plays for its lead over the best other */
+    assert_true(fabs(value[1] - (0.5 + 0.5 * tanh((40 - 30) / 20.0))) < 1e-12);
+    assert_true(fabs(lead[0] + 10) < 1e-12); /* the lead reported stays the lead over the best other */
+    double two[CARC_MAX_PLAYERS] = {12, 17}, v2[CARC_MAX_PLAYERS], l2[CARC_MAX_PLAYERS];
+    mcts_values(two, 2, 0, v2, l2);
+    assert_true(v2[0] == 0.5 + 0.5 * tanh((12.0 - 17.0) / 20.0));
+    assert_true(v2[1] == 0.5 + 0.5 * tanh((17.0 - 12.0) / 20.0));
+
+    /* Bad settings are refused whole, the settings before kept. */
+    assert_int_equal(mcts_set_tuning("mean=0.5,bogus=1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "bogus"));
+    assert_int_equal(mcts_set_tuning("mean=x", err, sizeof err), -1);
+    mcts_values(worth, 4, 0, value2, lead2);
+    assert_true(value2[0] == value[0]);
+    assert_int_equal(mcts_set_tuning("", err, sizeof err), 0);
+}
+
+/* The leaves the search judges, seen from the root's options: runs the
+ * search on a 4-player game (greedy turns to the 9th draw) with the given
+ * settings; returns the fewest of the others' turns any visited option
+ * looked past, and through *half the iterations that stopped inside a turn. */
+static int leaves_seen(const char *settings, int players, long *half)
+{
+    char err[512];
+    assert_int_equal(mcts_set_tuning(settings, err, sizeof err), 0);
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, players, NULL, 41, err, sizeof err);
+    agent *greedy = agent_create("greedy", 41, 0, err, sizeof err);
+    for (int draws = 0;;) {
+        int st = carc_advance(g);
+        assert_true(st == CARC_NEED_DRAW || st == CARC_NEED_CHOICE);
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            draws++;
+        } else if (draws >= 9 && carc_option_count(g) > 1) {
+            break;
+        } else {
+            assert_int_equal(carc_choose(g, greedy->choose(greedy, g)), 0);
+        }
+    }
+    agent *a = agent_create("mcts:400it", 7, 0, err, sizeof err);
+    mcts_estimate e[512];
+    int count = 0, fewest = 1000;
+    assert_true(mcts_analyse(a, g, e, 512, &count) >= 0);
+    *half = 0;
+    for (int o = 0; o < count; o++) {
+        if (e[o].visits == 0) continue;
+        assert_true(e[o].fewest_replies >= 0);
+        if (e[o].fewest_replies < fewest) fewest = e[o].fewest_replies;
+        *half += e[o].half_turns;
+    }
+    agent_free(a);
+    agent_free(greedy);
+    carc_game_free(g);
+    carc_rules_free(r);
+    assert_int_equal(mcts_set_tuning("", err, sizeof err), 0);
+    return fewest;
+}
+
+/* CARC_MCTS_TUNE round=1: the search walks on from its new node to the
+ * start of the searcher's next turn, so every leaf is judged after all the
+ * others have played (and never inside a turn); by default it judges where
+ * the new node is, often before any opponent has finished a turn. deep=1:
+ * every node's options are judged with their follow-ups and a new node's
+ * option is carried through them, so no leaf is a half-made turn; by
+ * default an opponent's placement is judged before its follower. whole=1:
+ * no half-made turn either, the follow-ups judged only when reached. */
+static void test_mcts_round_and_deep_settings_move_the_leaves(void **state)
+{
+    (void)state;
+    long half;
+    for (int players = 3; players <= 4; players++) {
+        int fewest = leaves_seen("round=1", players, &half);
+        printf("round=1, %d players: fewest replies %d, %ld leaves inside a turn\n", players, fewest, half);
+        assert_true(fewest >= players - 1);
+        assert_int_equal(half, 0);
+        fewest = leaves_seen("", players, &half);
+        printf("default, %d players: fewest replies %d, %ld leaves inside a turn\n", players, fewest, half);
+        assert_true(fewest < players - 1);
+        assert_true(half > 0);
+        fewest = leaves_seen("deep=1", players, &half);
+        printf("deep=1, %d players: fewest replies %d, %ld leaves inside a turn\n", players, fewest, half);
+        assert_int_equal(half, 0);
+        fewest = leaves_seen("whole=1", players, &half);
+        printf("whole=1, %d players: fewest replies %d, %ld leaves inside a turn\n", players, fewest, half);
+        assert_int_equal(half, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +409,8 @@ int main(void)
         cmocka_unit_test(test_mcts_does_not_see_the_pile),
         cmocka_unit_test(test_mcts_small_budget_follows_its_judgement),
         cmocka_unit_test(test_mcts_judges_every_position_as_at_the_round_end),
+        cmocka_unit_test(test_mcts_values_against_the_others),
+        cmocka_unit_test(test_mcts_round_and_deep_settings_move_the_leaves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

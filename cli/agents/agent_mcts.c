@@ -45,6 +45,8 @@ typedef struct mnode {
     double prior;       /* the position after this option, judged at once */
     double prior_lead;  /* ... as a lead in points */
     int rank;           /* 0 for the child with the best prior */
+    int fewest_replies; /* the fewest turns of other players an iteration through it looked past (-1: none yet) */
+    int half_turns;     /* iterations through it that judged a turn its player had not finished */
 } mnode;
 
 typedef struct tree {
@@ -66,6 +68,7 @@ static int node_new(tree *t, int key, int player)
     m->first_child = m->next_sibling = -1;
     m->key = key;
     m->player = player;
+    m->fewest_replies = -1;
     return t->len++;
 }
 
@@ -96,30 +99,68 @@ typedef struct tuning {
     double scale;         /* lead (points) at which a position is judged ~76% won */
     int final_value;      /* play the best valued child, not the most visited */
     double tempo;         /* points a turn still owed to a player is credited (mcts_worth) */
+    int round;            /* walk on past the new node to the start of the searcher's next turn */
+    int deep;             /* judge options with their follow-ups at every node, not only the root */
+    int whole;            /* judge leaves only where a turn is whole (deep implies it) */
+    double mean;          /* the searcher's reference: 0 the best other's worth, 1 the others' mean */
+    double oppmean;       /* the same for the other players */
 } tuning;
 
-static tuning tune = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0, 0.0};
+static const tuning defaults = {0.7, 3.0, 3.0, 0.5, 0.25, 20.0, 0, 0.0, 0, 0, 0, 0.0, 0.0};
+static tuning tune = defaults;
+
+int mcts_set_tuning(const char *text, char *err, size_t errn)
+{
+    static const char *const names[] = {"c",     "prior", "widen", "est",  "supply", "scale",
+                                        "final", "tempo", "round", "deep", "whole",  "mean", "oppmean"};
+    tuning t = defaults;
+    char buf[256];
+    if (strlen(text) >= sizeof buf) {
+        snprintf(err, errn, "CARC_MCTS_TUNE: longer than %zu characters", sizeof buf - 1);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '='), *end = NULL;
+        double v = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || end == eq + 1 || *end || !isfinite(v)) {
+            snprintf(err, errn, "CARC_MCTS_TUNE: '%s' is not NAME=NUMBER", kv);
+            return -1;
+        }
+        *eq = 0;
+        size_t k = 0;
+        while (k < sizeof names / sizeof *names && strcmp(kv, names[k]) != 0) k++;
+        switch (k) {
+        case 0: t.uct_c = v; break;
+        case 1: t.prior_visits = v; break;
+        case 2: t.widen = v; break;
+        case 3: t.est_weight = v; break;
+        case 4: t.supply_weight = v; break;
+        case 5: t.scale = v; break;
+        case 6: t.final_value = v > 0; break;
+        case 7: t.tempo = v; break;
+        case 8: t.round = v > 0; break;
+        case 9: t.deep = v > 0; break;
+        case 10: t.whole = v > 0; break;
+        case 11: t.mean = v; break;
+        case 12: t.oppmean = v; break;
+        default:
+            snprintf(err, errn,
+                     "CARC_MCTS_TUNE: unknown setting '%s' (known: c, prior, widen, est, supply, scale, final, tempo, "
+                     "round, deep, whole, mean, oppmean)",
+                     kv);
+            return -1;
+        }
+    }
+    tune = t;
+    return 0;
+}
 
 static void read_tuning_once(void)
 {
     const char *env = getenv("CARC_MCTS_TUNE");
-    if (!env) return;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", env);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '=');
-        if (!eq) continue;
-        *eq = 0;
-        double v = atof(eq + 1);
-        if (strcmp(kv, "c") == 0) tune.uct_c = v;
-        else if (strcmp(kv, "prior") == 0) tune.prior_visits = v;
-        else if (strcmp(kv, "widen") == 0) tune.widen = v;
-        else if (strcmp(kv, "est") == 0) tune.est_weight = v;
-        else if (strcmp(kv, "supply") == 0) tune.supply_weight = v;
-        else if (strcmp(kv, "scale") == 0) tune.scale = v;
-        else if (strcmp(kv, "final") == 0) tune.final_value = v > 0;
-        else if (strcmp(kv, "tempo") == 0) tune.tempo = v;
-    }
+    char err[256];
+    if (env && mcts_set_tuning(env, err, sizeof err) < 0) fprintf(stderr, "carc: %s; the search's defaults used\n", err);
 }
 
 /* The result of a finished game for each player: mostly win (a tie shares
@@ -145,6 +186,8 @@ static void rewards(const carc_game *g, double *out, double *lead)
 typedef struct turns {
     int played[CARC_MAX_PLAYERS];
     int last[CARC_MAX_PLAYERS]; /* turn number of each player's last counted turn */
+    int me;                     /* the searcher */
+    int chooser;                /* who chose last (-1: no one yet) */
 } turns;
 
 static void turns_start(turns *t)
@@ -153,12 +196,14 @@ static void turns_start(turns *t)
         t->played[p] = 0;
         t->last[p] = -1;
     }
+    t->me = t->chooser = -1;
 }
 
 /* Notes the choice g's pending decision is about to get. */
 static void turns_note(turns *t, const carc_game *g)
 {
     int p = carc_decision_player(g), number = carc_turn_number(g);
+    t->chooser = p;
     if (p < 0 || p >= CARC_MAX_PLAYERS || t->last[p] == number) return;
     t->last[p] = number;
     t->played[p]++;
@@ -200,18 +245,28 @@ void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS]
     for (int p = 0; p < n; p++) v[p] += tempo * (most - played[p]);
 }
 
+void mcts_values(const double worth[CARC_MAX_PLAYERS], int n, int me, double value[CARC_MAX_PLAYERS],
+                 double lead[CARC_MAX_PLAYERS])
+{
+    for (int p = 0; p < n; p++) {
+        double other = -1e300, sum = 0;
+        for (int q = 0; q < n; q++) {
+            if (q != p && worth[q] > other) other = worth[q];
+            if (q != p) sum += worth[q];
+        }
+        lead[p] = n > 1 ? worth[p] - other : worth[p];
+        /* With two players the mean of the others is the best other. */
+        double w = n < 3 ? 0 : p == me ? tune.mean : tune.oppmean;
+        double against = w == 0 ? other : (1 - w) * other + w * sum / (n - 1);
+        value[p] = 0.5 + 0.5 * tanh((n > 1 ? worth[p] - against : worth[p]) / tune.scale);
+    }
+}
+
 static void estimate(const agent *a, carc_game *g, const turns *tn, double *out, double *lead)
 {
-    int n = carc_players(g);
     double v[CARC_MAX_PLAYERS];
     mcts_worth(a, g, tn->played, tune.tempo, v);
-    for (int p = 0; p < n; p++) {
-        double other = -1e300;
-        for (int q = 0; q < n; q++)
-            if (q != p && v[q] > other) other = v[q];
-        lead[p] = n > 1 ? v[p] - other : v[p];
-        out[p] = 0.5 + 0.5 * tanh(lead[p] / tune.scale);
-    }
+    mcts_values(v, carc_players(g), tn->me, out, lead);
 }
 
 /* A uniformly random playout of at most `limit` decisions (0: to the end;
@@ -377,8 +432,18 @@ static int iterate(agent *a, tree *t, const carc_game *root)
     path[depth++] = 0;
     turns tn;
     turns_start(&tn);
+    int me = carc_decision_player(root);
+    tn.me = me;
+    bool extending = false, stopping = false, deep = tune.deep > 0, whole = deep || tune.whole > 0;
     while (depth < 511) {
         int st = carc_advance(g);
+        /* With whole turns, past the new node only the turn it began is
+         * finished (its follower, the Ark's move), then the leaf. */
+        if (stopping && !(st == CARC_NEED_CHOICE && carc_decision_player(g) == tn.chooser &&
+                          carc_turn_number(g) == tn.last[tn.chooser]))
+            break;
+        if (extending && st == CARC_NEED_CHOICE && carc_decision_player(g) == me && carc_turn_number(g) != tn.last[me])
+            break;
         if (st == CARC_NEED_DRAW) {
             carc_draw(g, -1);
             int type = carc_last_drawn(g);
@@ -396,18 +461,32 @@ static int iterate(agent *a, tree *t, const carc_game *root)
         bool fresh = !m->expanded;
         /* The root's options are judged with their follow-ups, which become
          * their children (paid once); deeper nodes' options, once each. */
-        if (fresh && expand(a, t, node, g, &tn, node == 0) < 0) break;
+        if (fresh && expand(a, t, node, g, &tn, node == 0 || deep) < 0) break;
         int c = select_child(t, node);
         if (c < 0) break;
         turns_note(&tn, g);
         if (carc_choose(g, t->n[c].key) < 0) break;
         node = c;
         path[depth++] = node;
-        if (fresh) break;
+        if (fresh && !tune.round && !whole) break;
+        if (fresh && !tune.round) stopping = true;
+        extending = extending || fresh;
     }
     double r[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
-    if (playout(g, &a->rng, a->playout_limit, &tn)) rewards(g, r, lead);
+    bool finished = playout(g, &a->rng, a->playout_limit, &tn);
+    if (finished) rewards(g, r, lead);
     else estimate(a, g, &tn, r, lead);
+    /* What the leaf was, for the root's options: how many of the others'
+     * turns it looked past, whether it stopped inside a turn. */
+    if (depth > 1) {
+        mnode *top = &t->n[path[1]];
+        int replies = 0;
+        for (int p = 0; p < carc_players(g) && p < CARC_MAX_PLAYERS; p++)
+            if (p != me) replies += tn.played[p];
+        if (top->fewest_replies < 0 || replies < top->fewest_replies) top->fewest_replies = replies;
+        top->half_turns += !finished && tn.chooser >= 0 && carc_decision_player(g) == tn.chooser &&
+                           carc_turn_number(g) == tn.last[tn.chooser];
+    }
     for (int i = 0; i < depth; i++) {
         mnode *m = &t->n[path[i]];
         m->visits++;
@@ -448,6 +527,8 @@ int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count
         e->win = m->visits ? m->reward / m->visits : m->prior;
         e->lead = m->visits ? m->lead / m->visits : m->prior_lead;
         e->prior = m->prior;
+        e->fewest_replies = m->fewest_replies;
+        e->half_turns = m->half_turns;
         if (count && m->key + 1 > *count) *count = m->key + 1;
     }
     free(t.n);

@@ -52,6 +52,10 @@ typedef struct mcts_estimate {
     double lead;      /* mean lead in points over the best opponent, at the
                          end of the game or where the search judged it */
     double prior;     /* the position right after it, judged at once (0..1) */
+    int fewest_replies; /* the fewest turns of the other players any iteration
+                           through it played before judging (-1: not visited) */
+    int half_turns;   /* iterations through it that stopped to judge inside a
+                         turn (a tile placed, its player's follower not yet) */
 } mcts_estimate;
 /* Runs the agent's search on the pending decision and fills out[o] for every
  * option o < max (count: how many were filled); returns the option the
@@ -68,6 +72,22 @@ int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count
  * (CARC_MCTS_TUNE tempo=; docs/bots.md, *Strength*). */
 void mcts_worth(const agent *a, carc_game *g, const int played[CARC_MAX_PLAYERS], double tempo,
                 double worth[CARC_MAX_PLAYERS]);
+
+/* The search's value (0..1) of a position for each of the n seats, from
+ * their worths (mcts_worth), as the search backs it up: each seat's worth
+ * against the best of the others', and for the searcher `me` (and for the
+ * others, by the CARC_MCTS_TUNE settings mean= and oppmean=) against a
+ * blend of the best other's and the others' mean; lead[p]: seat p's lead in
+ * points over the best other. With 2 players the two references agree.
+ * Arrays are the caller's, CARC_MAX_PLAYERS long. */
+void mcts_values(const double worth[CARC_MAX_PLAYERS], int n, int me, double value[CARC_MAX_PLAYERS],
+                 double lead[CARC_MAX_PLAYERS]);
+
+/* Sets the search's constants from "name=value,..." (the text of
+ * CARC_MCTS_TUNE, read once at the first search; docs/bots.md), every one
+ * not named at its default; "" restores them all. Not while a search runs.
+ * -1 with err set (nothing changed) on an unknown name or a bad number. */
+int mcts_set_tuning(const char *text, char *err, size_t errn);
 
 /* The largest search budget an agent takes: a record from elsewhere names
  * its bots, and `play --resume` must not search for ever or without bound
