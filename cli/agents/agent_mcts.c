@@ -101,7 +101,7 @@ typedef struct tuning {
     double tempo;         /* points a turn still owed to a player is credited (mcts_worth) */
     int round;            /* walk on past the new node to the start of the searcher's next turn */
     int deep;             /* judge options with their follow-ups at every node, not only the root */
-    int whole;            /* judge leaves only where a turn is whole (deep implies it) */
+    int whole;            /* judge leaves only where a turn is whole */
     double mean;          /* the searcher's reference: 0 the best other's worth, 1 the others' mean */
     double oppmean;       /* the same for the other players */
 } tuning;
@@ -434,7 +434,7 @@ static int iterate(agent *a, tree *t, const carc_game *root)
     turns_start(&tn);
     int me = carc_decision_player(root);
     tn.me = me;
-    bool extending = false, stopping = false, deep = tune.deep > 0, whole = deep || tune.whole > 0;
+    bool extending = false, stopping = false, deep = tune.deep > 0, whole = tune.whole > 0;
     while (depth < 511) {
         int st = carc_advance(g);
         /* With whole turns, past the new node only the turn it began is
