@@ -377,6 +377,18 @@ typedef struct carc_api {
      * = the number of steps, arg[2] = 0. Returns how many were offered (0
      * when no tile borders the start), -1 on error. */
     int (*offer_walks)(carc_ctx *ctx, int start, int max_steps, const carc_option *opt);
+
+    /* -- registration (init only) -- */
+    /* The turn phase `phase`, added by this plugin, runs only on turns whose
+     * tile (the one placed this turn, else the one drawn) bears tile mark
+     * `tile_mark`, or one of the marks of several such calls; on other
+     * turns, and before the tile is drawn, the kernel moves past it without
+     * calling it, as if it had returned CARC_PHASE_DONE at once. The test
+     * is made before the phase's first call of the turn: once called, it
+     * runs until it is done. A phase that would return at once on most
+     * turns costs nothing there. 0, or -1 and an error (not during init, no
+     * turn phase of that name, another plugin's phase, no such tile mark). */
+    int (*phase_needs_tile_mark)(carc_ctx *ctx, const char *phase, int tile_mark);
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

@@ -137,6 +137,9 @@ typedef struct phase_def {
     phase_fn fn;
     int owner;
     void *user;
+    /* Tile marks: the phase runs only on turns whose tile bears one of
+     * them, and is skipped uncalled on the others (0: every turn). */
+    uint32_t needs_tile_marks;
 } phase_def;
 
 /* Kernel option values, resolved once from the option table. */

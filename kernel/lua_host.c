@@ -1109,6 +1109,16 @@ static int l_add_phase(lua_State *L)
     return checked(L, ctx, API->add_phase(ctx, name, where, anchor, lua_phase, fn)), 0;
 }
 
+/* carc.phase_needs_tile_mark(name, tile_mark): carc_api.phase_needs_tile_mark. */
+static int l_phase_needs_tile_mark(lua_State *L)
+{
+    CTX(L);
+    const char *name = luaL_checkstring(L, 1);
+    lua_Integer mark = luaL_checkinteger(L, 2);
+    int m = mark < 0 || mark > INT_MAX ? -1 : (int)mark;
+    return checked(L, ctx, API->phase_needs_tile_mark(ctx, name, m)), 0;
+}
+
 static int completion_of(lua_State *L, const char *s)
 {
     if (strcmp(s, "ports") == 0) return CARC_COMPLETE_PORTS;
@@ -1785,7 +1795,7 @@ static int l_print(lua_State *L)
 }
 
 static const luaL_Reg carc_funcs[] = {
-    {"on", l_on}, {"add_phase", l_add_phase}, {"define_kind", l_define_kind}, {"define_figure", l_define_figure},
+    {"on", l_on}, {"add_phase", l_add_phase}, {"phase_needs_tile_mark", l_phase_needs_tile_mark}, {"define_kind", l_define_kind}, {"define_figure", l_define_figure},
     {"define_mark", l_define_mark}, {"define_tile_mark", l_define_tile_mark}, {"define_reason", l_define_reason},
     {"option_int", l_option_int}, {"option_enum", l_option_enum}, {"format", l_format}, {"apply", l_apply},
     {"game_init", l_game_init}, {"kind", l_kind}, {"mark", l_mark}, {"tile_mark", l_tile_mark},
