@@ -677,6 +677,17 @@ static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_o
     return offer_tile_walks(ctx->g, start, max_steps, opt, ctx->owner);
 }
 
+static int api_offer_figures(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt)
+{
+    GAME_ONLY(ctx, -1);
+    if (!ctx->g->building) return api_error(ctx, "offer_figures: only while the action decision is built");
+    if (owner < -1 || owner >= ctx->g->nplayers) return api_error(ctx, "offer_figures: owner is a player or -1 (neutral)");
+    if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE && where != CARC_AT_TRACK)
+        return api_error(ctx, "offer_figures: where is CARC_AT_SEGMENT, CARC_AT_TILE or CARC_AT_TRACK");
+    if (!opt) return api_error(ctx, "offer_figures: an option is needed");
+    return offer_figures(ctx->g, owner, where, kinds, except, opt, ctx->owner);
+}
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -770,4 +781,5 @@ const carc_api carc_api_v1 = {
     .figure_next_on_tile = api_figure_next_on_tile,
     .offer_walks = api_offer_walks,
     .phase_needs_tile_mark = api_phase_needs_tile_mark,
+    .offer_figures = api_offer_figures,
 };

@@ -1556,6 +1556,25 @@ static int l_offer_walks(lua_State *L)
     return 1;
 }
 
+/* n = carc.offer_figures(owner, where, kinds, code [, except]): one option
+ * per figure (carc_api.offer_figures). */
+static int l_offer_figures(lua_State *L)
+{
+    CTX(L);
+    lua_Integer owner = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, owner >= -1 && owner < 1000000, 1, "owner is a player or -1 (neutral)");
+    int where = where_of(L, 2);
+    lua_Integer kinds = luaL_checkinteger(L, 3), code = luaL_checkinteger(L, 4), except = luaL_optinteger(L, 5, -1);
+    luaL_argcheck(L, kinds >= 0 && kinds <= UINT32_MAX, 3, "kinds is a bit mask of figure kinds (0: every kind)");
+    luaL_argcheck(L, code >= 0 && code <= UINT16_MAX, 4, "option code out of range");
+    carc_option o = {.code = (uint16_t)code, .tile = -1, .seg = -1};
+    int n = checked(L, ctx, API->offer_figures(ctx, (int)owner, where, (uint32_t)kinds,
+                                               except < -1 || except > INT_MAX ? -1 : (int)except, &o));
+    charge(L, API->figures(ctx) / 8.0 + n); /* the figures looked at, as carc.each_figure charges them */
+    lua_pushinteger(L, n);
+    return 1;
+}
+
 static int l_offered_at(lua_State *L)
 {
     CTX(L);
@@ -1819,7 +1838,7 @@ static const luaL_Reg carc_funcs[] = {
     {"feature_followers", l_feature_followers}, {"feature_open", l_feature_open},
     {"feature_segments", l_feature_segments}, {"figures", l_figures}, {"figure", l_figure},
     {"figure_place", l_figure_place}, {"figure_move", l_figure_move}, {"figure_remove", l_figure_remove},
-    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
+    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offer_figures", l_offer_figures}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
     {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"step_begin", l_step_begin},
     {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
     {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},
