@@ -78,6 +78,24 @@ static int api_add_phase(carc_ctx *ctx, const char *name, const char *where, con
     return at;
 }
 
+static int api_phase_needs_tile_mark(carc_ctx *ctx, const char *phase, int tile_mark)
+{
+    REG_ONLY(ctx);
+    struct carc_rules *r = ctx->rules;
+    if (!phase) return api_error(ctx, "phase_needs_tile_mark: a phase name is needed");
+    int at = rules_phase_find(r->turn_phases, r->nturn_phases, phase);
+    if (at < 0) {
+        bool at_end = rules_phase_find(r->end_phases, r->nend_phases, phase) >= 0;
+        return api_error(ctx, at_end ? "phase_needs_tile_mark: a phase of the game's end has no turn tile"
+                                     : "phase_needs_tile_mark: no turn phase of that name");
+    }
+    if (r->turn_phases[at].owner != ctx->owner)
+        return api_error(ctx, "phase_needs_tile_mark: only a phase this plugin added");
+    if (tile_mark < 0 || tile_mark >= r->ntmarks) return api_error(ctx, "phase_needs_tile_mark: no such tile mark");
+    r->turn_phases[at].needs_tile_marks |= 1u << tile_mark;
+    return 0;
+}
+
 static int api_define_kind(carc_ctx *ctx, const char *name, int completion, int flags)
 {
     REG_ONLY(ctx);
@@ -659,6 +677,17 @@ static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_o
     return offer_tile_walks(ctx->g, start, max_steps, opt, ctx->owner);
 }
 
+static int api_offer_figures(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt)
+{
+    GAME_ONLY(ctx, -1);
+    if (!ctx->g->building) return api_error(ctx, "offer_figures: only while the action decision is built");
+    if (owner < -1 || owner >= ctx->g->nplayers) return api_error(ctx, "offer_figures: owner is a player or -1 (neutral)");
+    if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE && where != CARC_AT_TRACK)
+        return api_error(ctx, "offer_figures: where is CARC_AT_SEGMENT, CARC_AT_TILE or CARC_AT_TRACK");
+    if (!opt) return api_error(ctx, "offer_figures: an option is needed");
+    return offer_figures(ctx->g, owner, where, kinds, except, opt, ctx->owner);
+}
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -751,4 +780,6 @@ const carc_api carc_api_v1 = {
     .feature_borders = api_feature_borders,
     .figure_next_on_tile = api_figure_next_on_tile,
     .offer_walks = api_offer_walks,
+    .phase_needs_tile_mark = api_phase_needs_tile_mark,
+    .offer_figures = api_offer_figures,
 };

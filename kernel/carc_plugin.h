@@ -377,6 +377,29 @@ typedef struct carc_api {
      * = the number of steps, arg[2] = 0. Returns how many were offered (0
      * when no tile borders the start), -1 on error. */
     int (*offer_walks)(carc_ctx *ctx, int start, int max_steps, const carc_option *opt);
+
+    /* -- registration (init only) -- */
+    /* The turn phase `phase`, added by this plugin, runs only on turns whose
+     * tile (the one placed this turn, else the one drawn) bears tile mark
+     * `tile_mark`, or one of the marks of several such calls; on other
+     * turns, and before the tile is drawn, the kernel moves past it without
+     * calling it, as if it had returned CARC_PHASE_DONE at once. The test
+     * is made before the phase's first call of the turn: once called, it
+     * runs until it is done. A phase that would return at once on most
+     * turns costs nothing there. 0, or -1 and an error (not during init, no
+     * turn phase of that name, another plugin's phase, no such tile mark). */
+    int (*phase_needs_tile_mark)(carc_ctx *ctx, const char *phase, int tile_mark);
+
+    /* -- decisions -- */
+    /* During action-offer: one option per figure of `owner` (a seat, or -1
+     * for neutral figures) standing `where` (CARC_AT_SEGMENT, _TILE or
+     * _TRACK) whose kind k has bit k set in `kinds` (0: every kind), in id
+     * order, skipping figure `except` (-1: none). Each is `opt` (copied)
+     * with the figure's tile (-1 on the track), its segment (-1 off a
+     * segment) and arg[0] = its id; arg[1] and arg[2] as given. Returns how
+     * many were offered, -1 on error. A figure that goes next to one of the
+     * player's (the fairy) offers its moves with one call. */
+    int (*offer_figures)(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt);
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

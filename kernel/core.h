@@ -137,6 +137,9 @@ typedef struct phase_def {
     phase_fn fn;
     int owner;
     void *user;
+    /* Tile marks: the phase runs only on turns whose tile bears one of
+     * them, and is skipped uncalled on the others (0: every turn). */
+    uint32_t needs_tile_marks;
 } phase_def;
 
 /* Kernel option values, resolved once from the option table. */
@@ -617,6 +620,7 @@ int majority_event(carc_game *g, int root, int strength[CARC_MAX_PLAYERS], bool 
  * steps from placed tile start (carc_api.offer_walks; the caller checks
  * the arguments). Returns how many, -1 when out of memory. */
 int offer_tile_walks(carc_game *g, int start, int max_steps, const carc_option *option, int owner);
+int offer_figures(carc_game *g, int seat, int where, uint32_t kinds, int except, const carc_option *option, int owner);
 
 /* decision.c */
 carc_option *opt_push(carc_game *g);

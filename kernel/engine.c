@@ -403,6 +403,14 @@ void check_move_now(carc_game *g)
 
 /* ---- the loop ------------------------------------------------------------------- */
 
+/* Whether the turn's tile (the one placed this turn, else the one drawn;
+ * none before the draw) bears one of the tile marks. */
+static bool turn_tile_has_marks(const carc_game *g, uint32_t marks)
+{
+    int type = g->turn.placed >= 0 ? g->tiles[g->turn.placed].type : g->turn.drawn;
+    return type >= 0 && (g->rules->types[type].tile_marks & marks) != 0;
+}
+
 int carc_advance(carc_game *g)
 {
     const struct carc_rules *r = g->rules;
@@ -433,6 +441,10 @@ int carc_advance(carc_game *g)
             game_fail(g, "%s: phase %s ran %d times without a decision", ps ? ps->name : "kernel", ph->name,
                       PHASE_MAX_CALLS);
             return CARC_FAILED;
+        }
+        if (ph->needs_tile_marks && g->phase_calls == 0 && !turn_tile_has_marks(g, ph->needs_tile_marks)) {
+            g->phase++; /* as if it had said "done" at once, without a call */
+            continue;
         }
         struct carc_ctx ctx = GAME_CTX(g, ph->owner, ph->user);
         int rc = ph->fn(&ctx, g->phase_calls++);

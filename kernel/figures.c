@@ -231,3 +231,25 @@ int offer_deploys_on(carc_game *g, int player, int tile, bool elsewhere)
     }
     return offered;
 }
+
+/* Offers `option` once per figure of `seat` (-1: neutral) standing `where`
+ * whose kind is in the mask `kinds` (0: every kind), in id order, skipping
+ * figure `except`: each with the figure's tile (-1 on the track), segment
+ * (-1 off a segment) and id in arg[0]. What a plugin that moves a figure
+ * next to one of the player's offers in one call (the fairy). The number
+ * offered, or -1. */
+int offer_figures(carc_game *g, int seat, int where, uint32_t kinds, int except, const carc_option *option, int owner)
+{
+    carc_option o = *option;
+    int offered = 0;
+    for (int id = 0; id < g->nfigs; id++) {
+        const figure *f = &g->figs[id];
+        if (f->where != where || f->seat != seat || id == except || (kinds && !(kinds >> f->kind & 1u))) continue;
+        o.tile = where == CARC_AT_TRACK ? -1 : f->tile;
+        o.seg = where == CARC_AT_SEGMENT ? f->seg : -1;
+        o.arg[0] = id;
+        if (decision_offer(g, &o, owner) < 0) return -1;
+        offered++;
+    }
+    return offered;
+}

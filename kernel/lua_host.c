@@ -66,8 +66,8 @@ typedef struct lua_host {
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
     long budget;            /* instructions left in this call */
-    double started;         /* coarse monotonic clock when the call started */
-    double cpu_deadline;    /* thread CPU time at which the call is stopped; 0: not read yet */
+    int64_t started;        /* coarse monotonic clock when the call started (ns) */
+    int64_t cpu_deadline;   /* thread CPU time at which the call is stopped (ns); 0: not read yet */
     int stopped;            /* STOP_*: a limit stopped this call; every instruction now fails */
     size_t printed;         /* bytes print wrote in this call */
     /* The turn the last calls belonged to, and what they used in it. */
@@ -75,12 +75,17 @@ typedef struct lua_host {
     int turn_number;
     bool turn_end;
     long turn_used;
-    double turn_seconds;
+    int64_t turn_ns;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
     /* The field names, interned once (registry references): a field is set
      * by an array read instead of hashing its name again. */
     int key_ref[24];
+    /* The same names' text, where the state keeps it: Lua interns short
+     * strings (up to 40 bytes; the names are shorter), so a string with a
+     * name's text is that very string, and an event key is found by
+     * comparing pointers. */
+    const char *key_text[24];
     int type_ref[CARC_EV_COUNT]; /* the event names */
     /* Tables lent to the script for one call and refilled for the next: the
      * event, its award and option, the option of format and apply. One set
@@ -94,6 +99,7 @@ typedef struct lua_host {
         const carc_event *src;
         int owner;
         uint32_t shown;
+        const void *ev_table; /* the event table itself (lua_topointer), to know it again */
     } lent[LUA_HOST_LENT_DEPTH];
 } lua_host;
 
@@ -209,17 +215,19 @@ static void free_lost_blocks(lua_host *h)
     }
 }
 
-static double clock_s(clockid_t id)
+static int64_t clock_ns(clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return (int64_t)ts.tv_sec * INT64_C(1000000000) + ts.tv_nsec;
 }
 
 /* A few nanoseconds (no system call), to the millisecond or so: read on
  * every call. The thread's CPU clock costs a system call: read only by calls
  * long enough to meet a hook. */
-static double coarse_now(void) { return clock_s(CLOCK_MONOTONIC_COARSE); }
+static int64_t coarse_now(void) { return clock_ns(CLOCK_MONOTONIC_COARSE); }
+
+#define NS_PER_S INT64_C(1000000000)
 
 static const char *stop_reason(int why)
 {
@@ -254,8 +262,8 @@ static int stop(lua_State *L, lua_host *h, int why)
  * where it would be had the whole time since the start been CPU time. */
 static void check_time(lua_State *L, lua_host *h)
 {
-    double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
-    if (h->cpu_deadline == 0) h->cpu_deadline = cpu + LUA_HOST_SECONDS - (coarse_now() - h->started);
+    int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (h->cpu_deadline == 0) h->cpu_deadline = cpu + LUA_HOST_SECONDS * NS_PER_S - (coarse_now() - h->started);
     if (cpu > h->cpu_deadline) stop(L, h, STOP_TIME);
 }
 
@@ -405,7 +413,7 @@ static void begin_call(lua_host *h, carc_ctx *ctx)
         h->turn_number = g->turn.number;
         h->turn_end = g->in_end;
         h->turn_used = 0;
-        h->turn_seconds = 0;
+        h->turn_ns = 0;
     }
 }
 
@@ -414,15 +422,16 @@ static void begin_call(lua_host *h, carc_ctx *ctx)
  * running again gets a fresh budget each time, not a fresh turn). */
 static const char *end_call(lua_host *h, carc_ctx *ctx)
 {
-    double took = coarse_now() - h->started;
-    if (took > LUA_HOST_SECONDS && (h->cpu_deadline == 0 || clock_s(CLOCK_THREAD_CPUTIME_ID) > h->cpu_deadline))
+    int64_t took = coarse_now() - h->started;
+    if (took > LUA_HOST_SECONDS * NS_PER_S &&
+        (h->cpu_deadline == 0 || clock_ns(CLOCK_THREAD_CPUTIME_ID) > h->cpu_deadline))
         return stop_reason(STOP_TIME);
     if (!ctx->g) return NULL;
     h->turn_used += LUA_HOST_BUDGET - (h->budget < 0 ? 0 : h->budget);
-    h->turn_seconds += took;
+    h->turn_ns += took;
     if (h->turn_used > LUA_HOST_TURN_BUDGET)
         return "instruction budget exceeded (" STR(LUA_HOST_TURN_BUDGET) " instructions per turn): a phase that runs again for ever?";
-    if (h->turn_seconds > LUA_HOST_TURN_SECONDS)
+    if (h->turn_ns > LUA_HOST_TURN_SECONDS * NS_PER_S)
         return "time limit exceeded (" STR(LUA_HOST_TURN_SECONDS) " s per turn): a phase that runs again for ever?";
     return NULL;
 }
@@ -683,14 +692,10 @@ static void push_event_field(lua_State *L, lua_host *h, const carc_event *ev, in
 /* The depth whose event table is at idx, or -1 (a call that has ended). */
 static int lent_event_depth(lua_State *L, lua_host *h, int idx)
 {
-    idx = lua_absindex(L, idx);
-    for (int d = (h->depth < LUA_HOST_LENT_DEPTH ? h->depth : LUA_HOST_LENT_DEPTH) - 1; d >= 0; d--) {
-        if (!h->lent[d].src) continue;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, h->lent[d].ev);
-        bool same = lua_rawequal(L, -1, idx);
-        lua_pop(L, 1);
-        if (same) return d;
-    }
+    if (lua_type(L, idx) != LUA_TTABLE) return -1;
+    const void *t = lua_topointer(L, idx); /* the registry keeps each lent table alive: its address is its own */
+    for (int d = (h->depth < LUA_HOST_LENT_DEPTH ? h->depth : LUA_HOST_LENT_DEPTH) - 1; d >= 0; d--)
+        if (h->lent[d].src && h->lent[d].ev_table == t) return d;
     return -1;
 }
 
@@ -698,8 +703,9 @@ static int lent_event_depth(lua_State *L, lua_host *h, int idx)
 static int event_key(lua_State *L, int idx)
 {
     const char *k = lua_type(L, idx) == LUA_TSTRING ? lua_tostring(L, idx) : NULL;
+    const lua_host *h = host_of(L);
     for (int i = K_type; k && i <= K_option; i++)
-        if (strcmp(k, key_names[i]) == 0) return i;
+        if (k == h->key_text[i]) return i; /* interned: the same text is the same string */
     return -1;
 }
 
@@ -764,6 +770,7 @@ static void push_event(lua_State *L, lua_host *h, int d, const carc_event *ev, i
         lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
         lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
+        h->lent[d].ev_table = lua_topointer(L, -1);
         h->lent[d].ev = luaL_ref(L, LUA_REGISTRYINDEX);
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, h->lent[d].ev);
@@ -812,6 +819,7 @@ static bool read_back_int(lua_State *L, int idx, int key, int def, int *out, cha
  * Written only once all are read: a bad field changes nothing. */
 static bool read_back_event(lua_State *L, int idx, uint32_t touched, carc_event *ev, char *err, size_t errn)
 {
+    if (!(touched & (1u << K_value | 1u << K_award))) return true; /* most handlers: nothing to read */
     idx = lua_absindex(L, idx);
     int value = ev->value, points = ev->award ? ev->award->points : 0, reason = ev->award ? ev->award->reason : 0;
     if ((touched >> K_value & 1u) && !read_back_int(L, idx, K_value, ev->value, &value, err, errn)) return false;
@@ -1107,6 +1115,16 @@ static int l_add_phase(lua_State *L)
     const char *name = luaL_checkstring(L, 1), *where = luaL_checkstring(L, 2), *anchor = luaL_checkstring(L, 3);
     lua_fn *fn = new_fn(L, 4);
     return checked(L, ctx, API->add_phase(ctx, name, where, anchor, lua_phase, fn)), 0;
+}
+
+/* carc.phase_needs_tile_mark(name, tile_mark): carc_api.phase_needs_tile_mark. */
+static int l_phase_needs_tile_mark(lua_State *L)
+{
+    CTX(L);
+    const char *name = luaL_checkstring(L, 1);
+    lua_Integer mark = luaL_checkinteger(L, 2);
+    int m = mark < 0 || mark > INT_MAX ? -1 : (int)mark;
+    return checked(L, ctx, API->phase_needs_tile_mark(ctx, name, m)), 0;
 }
 
 static int completion_of(lua_State *L, const char *s)
@@ -1538,6 +1556,25 @@ static int l_offer_walks(lua_State *L)
     return 1;
 }
 
+/* n = carc.offer_figures(owner, where, kinds, code [, except]): one option
+ * per figure (carc_api.offer_figures). */
+static int l_offer_figures(lua_State *L)
+{
+    CTX(L);
+    lua_Integer owner = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, owner >= -1 && owner < 1000000, 1, "owner is a player or -1 (neutral)");
+    int where = where_of(L, 2);
+    lua_Integer kinds = luaL_checkinteger(L, 3), code = luaL_checkinteger(L, 4), except = luaL_optinteger(L, 5, -1);
+    luaL_argcheck(L, kinds >= 0 && kinds <= UINT32_MAX, 3, "kinds is a bit mask of figure kinds (0: every kind)");
+    luaL_argcheck(L, code >= 0 && code <= UINT16_MAX, 4, "option code out of range");
+    carc_option o = {.code = (uint16_t)code, .tile = -1, .seg = -1};
+    int n = checked(L, ctx, API->offer_figures(ctx, (int)owner, where, (uint32_t)kinds,
+                                               except < -1 || except > INT_MAX ? -1 : (int)except, &o));
+    charge(L, API->figures(ctx) / 8.0 + n); /* the figures looked at, as carc.each_figure charges them */
+    lua_pushinteger(L, n);
+    return 1;
+}
+
 static int l_offered_at(lua_State *L)
 {
     CTX(L);
@@ -1785,7 +1822,7 @@ static int l_print(lua_State *L)
 }
 
 static const luaL_Reg carc_funcs[] = {
-    {"on", l_on}, {"add_phase", l_add_phase}, {"define_kind", l_define_kind}, {"define_figure", l_define_figure},
+    {"on", l_on}, {"add_phase", l_add_phase}, {"phase_needs_tile_mark", l_phase_needs_tile_mark}, {"define_kind", l_define_kind}, {"define_figure", l_define_figure},
     {"define_mark", l_define_mark}, {"define_tile_mark", l_define_tile_mark}, {"define_reason", l_define_reason},
     {"option_int", l_option_int}, {"option_enum", l_option_enum}, {"format", l_format}, {"apply", l_apply},
     {"game_init", l_game_init}, {"kind", l_kind}, {"mark", l_mark}, {"tile_mark", l_tile_mark},
@@ -1801,7 +1838,7 @@ static const luaL_Reg carc_funcs[] = {
     {"feature_followers", l_feature_followers}, {"feature_open", l_feature_open},
     {"feature_segments", l_feature_segments}, {"figures", l_figures}, {"figure", l_figure},
     {"figure_place", l_figure_place}, {"figure_move", l_figure_move}, {"figure_remove", l_figure_remove},
-    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
+    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offer_figures", l_offer_figures}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
     {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"step_begin", l_step_begin},
     {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
     {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},
@@ -2025,7 +2062,7 @@ static int setup(lua_State *L)
     lua_setfield(L, LUA_REGISTRYINDEX, "carc.env");
     lua_host *h = host_of(L);
     for (int k = 0; k < NKEYS; k++) {
-        lua_pushstring(L, key_names[k]);
+        h->key_text[k] = lua_pushstring(L, key_names[k]);
         h->key_ref[k] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     for (int t = 0; t < CARC_EV_COUNT; t++) {

@@ -66,7 +66,7 @@ end
 -- Hot paths build no tables: figures come from carc.each_figure as values,
 -- options go to carc.offer as arguments (docs/lua-guide.md, "Writing fast
 -- scripts").
-local each_figure, offer, feature = carc.each_figure, carc.offer, carc.feature
+local each_figure, offer, offer_figures, feature = carc.each_figure, carc.offer, carc.offer_figures, carc.feature
 
 -- Whether figure kind k is a follower, by the mask of game_init.
 local function is_follower(k)
@@ -85,10 +85,9 @@ carc.on("action-offer", function(ev)
       end
     end
   else
-    local guard, fk = S.guard, S.fk
-    for id, kind, _, _, tile, seg in each_figure(player, AT_SEGMENT) do
-      if id ~= guard and (fk >> kind) & 1 == 1 then offer(NEXT_TO, tile, seg, id) end
-    end
+    -- One option per follower of the player but the guarded one, {tile,
+    -- seg, a = its id}, in id order: offered by carc in one call.
+    offer_figures(player, AT_SEGMENT, S.fk, NEXT_TO, S.guard)
   end
 end)
 

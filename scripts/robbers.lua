@@ -130,6 +130,8 @@ carc.add_phase("robbers-before-tile", "after", "draw", function(step)
   ask_placement((carc.active_player() + step) % n)
   return "again"
 end)
+-- Most turns' tiles have no bag: the kernel skips the phase there, uncalled.
+carc.phase_needs_tile_mark("robbers-before-tile", BAG)
 
 -- After a bag tile is placed: the active player, then the ROB-3 player (or,
 -- with every-player, every other player in turn order).
@@ -157,6 +159,7 @@ carc.add_phase("robbers-after-tile", "after", "place", function(step)
   end
   return "done"
 end)
+carc.phase_needs_tile_mark("robbers-after-tile", BAG)
 
 -- ---- stealing ----------------------------------------------------------------
 

@@ -272,11 +272,91 @@ static void test_failed_init_leaves_no_trace(void **state)
     free(before);
 }
 
+/* Writes a variant of the base and robbers tiles with one script (text). */
+static carc_rules *load_bag_script(const char *script_text, char *err, size_t errn)
+{
+    FILE *f = fopen("/tmp/carc-bag-phase.lua", "w");
+    assert_non_null(f);
+    fputs(script_text, f);
+    fclose(f);
+    f = fopen("/tmp/carc-bag-phase.ini", "w");
+    assert_non_null(f);
+    fputs("[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = /tmp/carc-bag-phase.lua\n", f);
+    fclose(f);
+    return carc_variant_load("/tmp/carc-bag-phase.ini", NULL, 0, err, errn);
+}
+
+/* phase_needs_tile_mark: the phase runs on the turns whose tile bears the
+ * mark and on no other (tests/scripts/bag-phase.lua counts and fails the
+ * game otherwise), in games of 2 to 4 random players. */
+static void test_phase_runs_only_on_marked_tiles(void **state)
+{
+    (void)state;
+    char path[512], text[4096], err[512];
+    snprintf(path, sizeof path, "%s/tests/scripts/bag-phase.lua", carc_data_dir());
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    carc_rules *r = load_bag_script(text, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    for (int seed = 1; seed <= 6; seed++) {
+        carc_game *g = carc_game_new(r, 2 + seed % 3, NULL, (uint64_t)seed, err, sizeof err);
+        assert_non_null(g);
+        int st, k = 0;
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else carc_choose(g, (k++ * 7) % carc_option_count(g));
+        }
+        if (st != CARC_FINISHED) fail_msg("seed %d: %s", seed, carc_game_error(g));
+        carc_game_free(g);
+    }
+    carc_rules_free(r);
+}
+
+/* What phase_needs_tile_mark refuses, with the reason. */
+static void test_phase_needs_tile_mark_checked(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *script, *needle;
+    } cases[] = {
+        {"carc.phase_needs_tile_mark('nowhere', carc.define_tile_mark('bag'))", "no turn phase of that name"},
+        {"carc.phase_needs_tile_mark('place', carc.define_tile_mark('bag'))", "only a phase this plugin added"},
+        {"carc.phase_needs_tile_mark('final-features', carc.define_tile_mark('bag'))", "a phase of the game's end has no turn tile"},
+        {"carc.define_tile_mark('bag')\ncarc.add_phase('p', 'after', 'place', function() return 'done' end)\n"
+         "carc.phase_needs_tile_mark('p', 7)",
+         "no such tile mark"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char err[512];
+        carc_rules *r = load_bag_script(cases[i].script, err, sizeof err);
+        if (r) fail_msg("loaded: %s", cases[i].script);
+        if (!strstr(err, cases[i].needle)) fail_msg("error '%s' does not say '%s'", err, cases[i].needle);
+    }
+    /* During a game: registration is over. */
+    char err[512];
+    carc_rules *r = load_bag_script("local BAG = carc.define_tile_mark('bag')\n"
+                                    "carc.add_phase('p', 'after', 'place', function() return 'done' end)\n"
+                                    "carc.on('turn-start', function() carc.phase_needs_tile_mark('p', BAG) end)\n",
+                                    err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    assert_int_equal(carc_advance(g), CARC_FAILED);
+    if (!strstr(carc_game_error(g), "only allowed during init")) fail_msg("%s", carc_game_error(g));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_order_of_a_turn),
         cmocka_unit_test(test_plugin_phase_asks_another_player),
+        cmocka_unit_test(test_phase_runs_only_on_marked_tiles),
+        cmocka_unit_test(test_phase_needs_tile_mark_checked),
         cmocka_unit_test(test_plugin_options),
         cmocka_unit_test(test_c_and_lua_play_identical_games),
         cmocka_unit_test(test_clone_with_plugin_and_script_state),

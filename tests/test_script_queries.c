@@ -1,6 +1,6 @@
 /* test_script_queries.c - the Lua queries that build nothing
  * (carc.figure_fields, carc.each_figure, carc.each_figure_on, carc.offer with
- * arguments, carc.offer_walks) agree with their table forms on every turn of real games, and
+ * arguments, carc.offer_walks, carc.offer_figures) agree with their table forms on every turn of real games, and
  * the event tables carc lends a script and refills keep a nested call's
  * table apart and carry nothing a handler wrote into the next event
  * (tests/scripts/fast-queries.lua checks each of these and stops the game on
@@ -116,6 +116,19 @@ static void test_offer_walks_arguments_checked(void **state)
     expect_script_error("action-offer", "carc.offer_walks(0, 2, 7, 0, 99)", "offer_walks: bad option (tile or segment)");
 }
 
+/* carc.offer_figures refuses outside action-offer, an owner that is not a
+ * player or -1, a place that holds no figures, a mask or code out of range. */
+static void test_offer_figures_arguments_checked(void **state)
+{
+    (void)state;
+    expect_script_error("turn-start", "pcall(carc.offer_figures, 0, carc.AT_SEGMENT, 0, 7)", "offer_figures: only while the action decision is built");
+    expect_script_error("action-offer", "carc.offer_figures(5, carc.AT_SEGMENT, 0, 7)", "offer_figures: owner is a player or -1");
+    expect_script_error("action-offer", "carc.offer_figures(-2, carc.AT_SEGMENT, 0, 7)", "owner is a player or -1");
+    expect_script_error("action-offer", "carc.offer_figures(0, 'nowhere', 0, 7)", "where is");
+    expect_script_error("action-offer", "carc.offer_figures(0, carc.AT_SEGMENT, -1, 7)", "kinds is a bit mask");
+    expect_script_error("action-offer", "carc.offer_figures(0, carc.AT_SEGMENT, 0, 70000)", "option code out of range");
+}
+
 /* carc.option finds a script's own option by its short name in the rules
  * of the game: two rules objects with the option set differently each read
  * their own, every turn. */
@@ -147,6 +160,7 @@ int main(void)
         cmocka_unit_test(test_queries_with_neutral_figures),
         cmocka_unit_test(test_iterator_arguments_checked),
         cmocka_unit_test(test_offer_walks_arguments_checked),
+        cmocka_unit_test(test_offer_figures_arguments_checked),
         cmocka_unit_test(test_option_values_kept_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

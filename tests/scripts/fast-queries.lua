@@ -2,8 +2,9 @@
 -- build nothing (carc.figure_fields, carc.each_figure, carc.each_figure_on,
 -- carc.offer with arguments) say what the table forms say, and that the
 -- event tables carc lends (and refills) keep a nested call's table apart.
--- carc.offer_walks offers the walks a walk in Lua finds. Any mismatch stops
--- the game with an error naming it.
+-- carc.offer_walks offers the walks a walk in Lua finds, carc.offer_figures
+-- the figures carc.figure lists. Any mismatch stops the game with an error
+-- naming it.
 local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
 local OPT = 7
 local S = carc.state
@@ -106,8 +107,24 @@ local function walks_from(t)
   return walks(x, y, 0, 0, { [t] = true }, {})
 end
 
+-- The figures carc.offer_figures offers: the player's followers (kind 0)
+-- on segments but the first, and the neutral figures on tiles of any kind.
+local FIG_OPT = OPT + 4
+local function figure_offers(player)
+  local mine = reference(function(f) return f.owner == player and f.where == AT_SEGMENT and f.kind == 0 end)
+  local out = {}
+  for i = 2, #mine do out[#out + 1] = { code = FIG_OPT, tile = mine[i][5], seg = mine[i][6], a = mine[i][1] } end
+  for _, r in ipairs(reference(function(f) return f.owner == -1 and f.where == AT_TILE end)) do
+    out[#out + 1] = { code = FIG_OPT + 1, tile = r[5], seg = -1, a = r[1] }
+  end
+  return out, mine[1] and mine[1][1] or -1
+end
+
 -- Offers in both forms; action-filter checks each pair matches.
 carc.on("action-offer", function(ev)
+  local expected, first = figure_offers(ev.player)
+  local n = carc.offer_figures(ev.player, AT_SEGMENT, 1, FIG_OPT, first) + carc.offer_figures(-1, AT_TILE, 0, FIG_OPT + 1)
+  check(n == #expected, "offer_figures' count")
   local t = carc.placed_tile()
   carc.offer({ code = OPT, tile = t, seg = -1, a = 1, b = 2, c = 3 })
   carc.offer(OPT, t, -1, 1, 2, 3)
@@ -135,6 +152,21 @@ carc.on("action-filter", function(ev)
     end
   end
   check(k == #expected_walks, "offer_walks offered " .. k .. " walks instead of " .. #expected_walks)
+  -- offer_figures: the figures found through carc.figure, in that order, then vetoed
+  local expected_figures = figure_offers(ev.player)
+  k = 0
+  for i = 0, carc.offered() - 1 do
+    local o = carc.offered_at(i)
+    if o.code == FIG_OPT or o.code == FIG_OPT + 1 then
+      k = k + 1
+      local e = expected_figures[k]
+      check(e ~= nil and o.code == e.code and o.tile == e.tile and o.seg == e.seg and o.a == e.a and o.b == 0
+        and o.c == 0, "offer_figures' option " .. k)
+      carc.veto(i)
+    end
+  end
+  check(k == #expected_figures, "offer_figures offered " .. k .. " options instead of " .. #expected_figures)
+  S.figure_offers = (S.figure_offers or 0) + k
   S.walks = (S.walks or 0) + k
   check(#mine == 4, #mine .. " options of the script instead of 4")
   for i = 1, 3, 2 do
@@ -155,5 +187,6 @@ end)
 
 -- The checks ran, and nested calls happened.
 carc.on("game-end", function(ev)
-  check((S.checks or 0) > 0 and (S.nested or 0) > 0 and (S.walks or 0) > 0, "no check ran")
+  check((S.checks or 0) > 0 and (S.nested or 0) > 0 and (S.walks or 0) > 0 and (S.figure_offers or 0) > 0,
+    "no check ran")
 end)
