@@ -620,6 +620,9 @@ int majority_event(carc_game *g, int root, int strength[CARC_MAX_PLAYERS], bool 
  * steps from placed tile start (carc_api.offer_walks; the caller checks
  * the arguments). Returns how many, -1 when out of memory. */
 int offer_tile_walks(carc_game *g, int start, int max_steps, const carc_option *option, int owner);
+/* figures.c: one option per figure of seat standing where, of a kind in
+ * kinds (0: any), but except (carc_api.offer_figures; the caller checks
+ * the arguments). Returns how many, -1 when out of memory. */
 int offer_figures(carc_game *g, int seat, int where, uint32_t kinds, int except, const carc_option *option, int owner);
 
 /* decision.c */

@@ -215,19 +215,19 @@ static void free_lost_blocks(lua_host *h)
     }
 }
 
+#define NS_PER_S INT64_C(1000000000)
+
 static int64_t clock_ns(clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
-    return (int64_t)ts.tv_sec * INT64_C(1000000000) + ts.tv_nsec;
+    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
 }
 
 /* A few nanoseconds (no system call), to the millisecond or so: read on
  * every call. The thread's CPU clock costs a system call: read only by calls
  * long enough to meet a hook. */
 static int64_t coarse_now(void) { return clock_ns(CLOCK_MONOTONIC_COARSE); }
-
-#define NS_PER_S INT64_C(1000000000)
 
 static const char *stop_reason(int why)
 {

@@ -82,12 +82,7 @@ local function to_supply(p)
   off_track(p)
 end
 
-local type_has_mark, drawn_type, placed_tile, tile_type_of = carc.type_has_mark, carc.drawn_type, carc.placed_tile,
-  carc.tile_type
-
-local function is_bag(tile_type)
-  return tile_type ~= nil and tile_type >= 0 and type_has_mark(tile_type, BAG)
-end
+local placed_tile = carc.placed_tile
 
 local resolve -- below: turns a step's candidates into thefts
 
@@ -124,20 +119,19 @@ end
 -- After drawing a bag tile (robbers.placement=before-tile): every player from
 -- the active one, before the tile is placed.
 carc.add_phase("robbers-before-tile", "after", "draw", function(step)
-  if not is_bag(drawn_type()) or carc.option("placement") ~= BEFORE_TILE then return "done" end
+  if carc.option("placement") ~= BEFORE_TILE then return "done" end
   local n = carc.players()
   if step >= n then return "done" end
   ask_placement((carc.active_player() + step) % n)
   return "again"
 end)
--- Most turns' tiles have no bag: the kernel skips the phase there, uncalled.
+-- Called only on turns whose tile has a bag (the kernel skips the others).
 carc.phase_needs_tile_mark("robbers-before-tile", BAG)
 
 -- After a bag tile is placed: the active player, then the ROB-3 player (or,
 -- with every-player, every other player in turn order).
 carc.add_phase("robbers-after-tile", "after", "place", function(step)
-  local t = placed_tile()
-  if t < 0 or not is_bag(tile_type_of(t)) then return "done" end
+  if placed_tile() < 0 then return "done" end -- no tile placed: the kernel looked at the drawn one
   local mode = carc.option("placement")
   if mode == BEFORE_TILE then return "done" end
   local n, active = carc.players(), carc.active_player()
