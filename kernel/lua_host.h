@@ -14,7 +14,7 @@
 
 #define LUA_HOST_BUDGET 2000000      /* VM instructions per call into a script */
 #define LUA_HOST_MEMORY (32u << 20)  /* bytes per script */
-#define LUA_HOST_ALLOC_BYTES 1024    /* bytes allocated that cost one instruction of the budget */
+#define LUA_HOST_ALLOC_BYTES 64      /* bytes allocated (and filled) that cost one instruction of the budget */
 #define LUA_HOST_SECONDS 2           /* CPU seconds per call, a backstop the budget should never reach */
 #define LUA_HOST_TURN_BUDGET 20000000 /* instructions per turn, all of a script's calls together */
 #define LUA_HOST_TURN_SECONDS 10     /* seconds per turn, all of a script's calls together */

@@ -522,6 +522,22 @@ static void test_library_callbacks_are_charged(void **state)
     expect_limit("gsub-c-function.lua", true);
 }
 
+/* Finding 11: work the output's size hides. string.rep is charged per piece
+ * it copies (a separator is a piece), and allocation per 64 bytes (its
+ * filling), so a call that copies megabytes meets the instruction budget,
+ * not only the CPU-time backstop, and a game of it cannot run for minutes
+ * under every limit. */
+static void test_copying_is_charged(void **state)
+{
+    (void)state;
+    const char *budget = "instruction budget exceeded (2000000 instructions per call)";
+    double t0 = now_s();
+    expect_game_error("rep-pieces.lua", budget);
+    expect_game_error("rep-separator-pieces.lua", budget);
+    expect_game_error("concat-megabytes.lua", budget);
+    if (now_s() - t0 > CALL_SECONDS) fail_msg("took %.1f s of CPU to stop", now_s() - t0);
+}
+
 /* Finding 9: print is charged, and capped per call and per game. */
 static void test_print_is_capped(void **state)
 {
@@ -809,6 +825,7 @@ int main(void)
         cmocka_unit_test(test_ask_does_not_leak),
         cmocka_unit_test(test_memory_lua_loses_is_freed),
         cmocka_unit_test(test_library_callbacks_are_charged),
+        cmocka_unit_test(test_copying_is_charged),
         cmocka_unit_test(test_print_is_capped),
         cmocka_unit_test(test_phase_again_has_a_turn_budget),
         cmocka_unit_test(test_small_escapes),

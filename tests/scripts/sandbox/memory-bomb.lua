@@ -1,2 +1,5 @@
+-- Strings of a kilobyte until the memory cap (32 MiB, charged 1 instruction
+-- per 64 bytes: the cap comes first).
 local t = {}
-for i = 1, 100000000 do t[i] = ("x"):rep(100) .. i end
+local kb = ("x"):rep(1000)
+for i = 1, 100000000 do t[i] = kb .. i end
