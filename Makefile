@@ -166,8 +166,11 @@ $(BUILD)/tests/test_fuzz_regressions: tests/fuzz/*.c tests/fuzz/*.h
 # kind, read in place (FUZZ_SEEDS_T; tests/fuzz/fuzz_seeds.h lists the same);
 # what the run learns goes to build/fuzz/corpus/T. A finding stops
 # make; its input is in build/fuzz/artifacts/. Needs clang and its fuzzer
-# runtime (Debian: clang, libclang-rt-14-dev).
+# runtime (Debian: clang, libclang-rt-14-dev). FUZZ_SEED=N fixes libFuzzer's
+# random seed, so a run (CI's) can be repeated input for input; 0 draws one
+# (printed in each target's first lines as "Seed:").
 FUZZ_SECONDS ?= 60
+FUZZ_SEED    ?= 0
 comma := ,
 FUZZ_TARGETS := tileset variant record lua lua_grammar
 FUZZ_BUILD   := build/fuzz
@@ -209,7 +212,7 @@ fuzz: fuzz-build
 	                record) len=$(FUZZ_LEN_record); seeds="$(FUZZ_SEEDS_record)";; \
 	                lua_grammar) len="$(FUZZ_LEN_lua_grammar) -len_control=0"; seeds="$(FUZZ_SEEDS_lua_grammar)";; \
 	                *) len=$(FUZZ_LEN_lua); seeds="$(FUZZ_SEEDS_lua)";; esac; \
-	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len $(FUZZ_FLAGS) \
+	    CARC_DATA=$(CURDIR) $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -max_len=$$len $(FUZZ_FLAGS) \
 	        -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(FUZZ_BUILD)/corpus/$$t $$seeds; \
 	done
 
