@@ -68,18 +68,19 @@ end
 -- scripts").
 local each_figure, offer, offer_figures, feature = carc.each_figure, carc.offer, carc.offer_figures, carc.feature
 
--- Whether figure kind k is a follower, by the mask of game_init.
-local function is_follower(k)
-  return (S.fk >> k) & 1 == 1
+-- Whether figure kind k is a follower, by the mask fk of game_init (read
+-- once per call by the caller: each state read is a call into carc).
+local function is_follower(fk, k)
+  return (fk >> k) & 1 == 1
 end
 
 -- FAIRY-2, FAIRY-7: the moves on offer in the action decision.
 carc.on("action-offer", function(ev)
   local player = ev.player
   if S.tile then
-    local here, seen = fairy_tile(), {}
+    local here, seen, fk = fairy_tile(), {}, S.fk
     for _, kind, _, _, tile in each_figure(player, AT_SEGMENT) do
-      if tile ~= here and not seen[tile] and is_follower(kind) then
+      if tile ~= here and not seen[tile] and is_follower(fk, kind) then
         seen[tile] = true
         offer(ON_TILE, tile, -1)
       end
@@ -101,7 +102,7 @@ carc.apply(function(opt, player)
   local guard = nil
   if opt.code == NEXT_TO then
     local kind, owner, where, tile, seg = figure_fields(opt.a)
-    if not (where == AT_SEGMENT and is_follower(kind) and tile == opt.tile and seg == opt.seg and owner == player) then
+    if not (where == AT_SEGMENT and is_follower(S.fk, kind) and tile == opt.tile and seg == opt.seg and owner == player) then
       error("fairy: the follower is not there")
     end
     guard = opt.a
@@ -128,8 +129,9 @@ carc.on("turn-start", function(ev)
   if S.tile then
     local here = fairy_tile()
     if here == nil then return end
+    local fk = S.fk
     for _, kind, _, _, tile in each_figure(ev.player, AT_SEGMENT) do
-      if tile == here and is_follower(kind) then points = points + bonus end
+      if tile == here and is_follower(fk, kind) then points = points + bonus end
     end
   else
     local guard = S.guard
@@ -152,8 +154,9 @@ carc.on("feature-scored", function(ev)
   if S.tile then
     local here = fairy_tile()
     if here == nil then return end
+    local fk = S.fk
     for _, kind, owner, _, tile, seg in each_figure(nil, AT_SEGMENT) do
-      if tile == here and is_follower(kind) and feature(tile, seg) == ev.feature then
+      if tile == here and is_follower(fk, kind) and feature(tile, seg) == ev.feature then
         batch_add(owner, bonus, REASON, ev.feature, flags)
       end
     end

@@ -44,6 +44,14 @@ local UNROBBABLE, FINAL, BONUS_AWARD = carc.AWARD_UNROBBABLE, carc.AWARD_FINAL, 
 local TRACK = 50
 
 local S = carc.state
+-- The calls of the hot paths (every award is looked at), in locals: a read
+-- of a global or of the carc table (both frozen once the script has
+-- loaded) costs several hundred instructions, a local's one.
+local players, score, active_player, option = carc.players, carc.score, carc.active_player, carc.option
+local figure_fields, figure_move, figure_remove, figure_place = carc.figure_fields, carc.figure_move,
+  carc.figure_remove, carc.figure_place
+local ask, award, batch_count, batch_at = carc.ask, carc.award, carc.batch_count, carc.batch_at
+local ipairs, tostring, concat, insert = ipairs, tostring, table.concat, table.insert
 
 -- State keys by seat, built once (constants, not state).
 local KR, KC, KW, KS, KX = {}, {}, {}, {}, {}
@@ -68,7 +76,7 @@ local function robber_of(p, mask)
   if ((mask or S.t or 0) >> p) & 1 == 0 then return nil end
   local f = S[KR[p]]
   if f then
-    local kind, owner, where, _, _, space = carc.figure_fields(f) -- as values: no table
+    local kind, owner, where, _, _, space = figure_fields(f) -- as values: no table
     if kind == ROBBER and owner == p and where == AT_TRACK then return f, space end
   end
   off_track(p) -- taken off the track by someone else
@@ -78,7 +86,7 @@ end
 -- Removes p's robber from the track to its owner's supply.
 local function to_supply(p)
   local f = robber_of(p)
-  if f then carc.figure_remove(f) end
+  if f then figure_remove(f) end
   off_track(p)
 end
 
@@ -91,19 +99,25 @@ local resolve -- below: turns a step's candidates into thefts
 local function ask_placement(p)
   if S.cs ~= nil then resolve(true) end -- a step that never ended robs first
   local _, current = robber_of(p)
-  local seen, spaces = {}, {}
-  for q = 0, carc.players() - 1 do
-    local s = carc.score(q) % TRACK
-    if q ~= p and not seen[s] and s ~= current then
-      seen[s] = true
-      spaces[#spaces + 1] = s
+  -- The spaces in increasing order, each once: at most 5 of them, put in
+  -- place as they come (no table.sort).
+  local spaces, n = {}, 0
+  for q = 0, players() - 1 do
+    local s = score(q) % TRACK
+    if q ~= p and s ~= current then
+      local i = n
+      while i > 0 and spaces[i] > s do i = i - 1 end
+      if i == 0 or spaces[i] ~= s then
+        for j = n, i + 1, -1 do spaces[j + 1] = spaces[j] end
+        spaces[i + 1] = s
+        n = n + 1
+      end
     end
   end
-  table.sort(spaces)
   local opts = {}
-  for i, s in ipairs(spaces) do opts[i] = { code = OPT_ROBBER, a = s } end
-  opts[#opts + 1] = { code = OPT_PASS }
-  carc.ask(p, "robber", opts)
+  for i = 1, n do opts[i] = { code = OPT_ROBBER, a = spaces[i] } end
+  opts[n + 1] = { code = OPT_PASS }
+  ask(p, "robber", opts)
 end
 
 -- ROB-3: the next player to the left of the active one without a robber on
@@ -119,10 +133,10 @@ end
 -- After drawing a bag tile (robbers.placement=before-tile): every player from
 -- the active one, before the tile is placed.
 carc.add_phase("robbers-before-tile", "after", "draw", function(step)
-  if carc.option("placement") ~= BEFORE_TILE then return "done" end
-  local n = carc.players()
+  if option("placement") ~= BEFORE_TILE then return "done" end
+  local n = players()
   if step >= n then return "done" end
-  ask_placement((carc.active_player() + step) % n)
+  ask_placement((active_player() + step) % n)
   return "again"
 end)
 -- Called only on turns whose tile has a bag (the kernel skips the others).
@@ -132,9 +146,9 @@ carc.phase_needs_tile_mark("robbers-before-tile", BAG)
 -- with every-player, every other player in turn order).
 carc.add_phase("robbers-after-tile", "after", "place", function(step)
   if placed_tile() < 0 then return "done" end -- no tile placed: the kernel looked at the drawn one
-  local mode = carc.option("placement")
+  local mode = option("placement")
   if mode == BEFORE_TILE then return "done" end
-  local n, active = carc.players(), carc.active_player()
+  local n, active = players(), active_player()
   if step == 0 then
     ask_placement(active)
     return "again"
@@ -163,7 +177,7 @@ local function has_bit(mask, v) return (mask >> v) & 1 == 1 end
 
 -- Seats in order from the active player.
 local function seats_from_active()
-  local n, first = carc.players(), carc.active_player()
+  local n, first = players(), active_player()
   if first < 0 then first = 0 end
   local order = {}
   for k = 0, n - 1 do order[k + 1] = (first + k) % n end
@@ -187,14 +201,14 @@ local function land()
     end
   end
   for _, e in ipairs(stolen) do
-    if e[2] > 0 then carc.award(e[1], e[2], ROBBED, -1, UNROBBABLE) end
+    if e[2] > 0 then award(e[1], e[2], ROBBED, -1, UNROBBABLE) end
   end
 end
 
 -- Clears o's candidates and returns the points of v's award.
 local function take_candidate(o, v)
   local pts = v and S[KX[o][v]] or 0
-  for q = 0, carc.players() - 1 do S[KX[o][q]] = nil end
+  for q = 0, players() - 1 do S[KX[o][q]] = nil end
   S[KC[o]] = nil
   return pts
 end
@@ -219,7 +233,7 @@ function resolve(can_ask)
         local opts = {}
         for i, v in ipairs(victims) do opts[i] = { code = OPT_ROB, a = v } end
         S[KW[o]] = true
-        carc.ask(o, "rob", opts)
+        ask(o, "rob", opts)
       end
     end
   end
@@ -243,10 +257,10 @@ carc.on("score-after", function(ev)
     if track == nil then return end
   end
   local p = a.player
-  local after = carc.score(p)
+  local after = score(p)
   local from = (after - a.points) % TRACK
   local robbable = a.points > 0 and (a.flags & UNROBBABLE) == 0
-  for o = 0, carc.players() - 1 do
+  for o = 0, players() - 1 do
     if o ~= p then -- ROB-11
       local f, space = robber_of(o, track)
       if f and space == from then
@@ -258,7 +272,7 @@ carc.on("score-after", function(ev)
             S.cs = a.step
           end
         elseif not busy(o) then
-          carc.figure_move(f, "track", -1, -1, after % TRACK) -- ROB-8, ROB-13
+          figure_move(f, "track", -1, -1, after % TRACK) -- ROB-8, ROB-13
         end
       end
     end
@@ -287,7 +301,7 @@ carc.on("award-order", function(ev)
   if track == nil then return end
   local p = ev.player
   local robbers = {}
-  for o = 0, carc.players() - 1 do
+  for o = 0, players() - 1 do
     if o ~= p then -- ROB-11
       local f, space = robber_of(o, track)
       if f and S[KS[o]] == nil and S[KW[o]] == nil and not has_bit(S[KC[o]] or 0, p) then
@@ -297,17 +311,17 @@ carc.on("award-order", function(ev)
   end
   if #robbers == 0 then return end
   local groups = {}
-  for i = 0, carc.batch_count() - 1 do
-    local a = carc.batch_at(i)
+  for i = 0, batch_count() - 1 do
+    local a = batch_at(i)
     if (a.flags & BONUS_AWARD) == 0 or #groups == 0 then groups[#groups + 1] = { a }
-    else table.insert(groups[#groups], a) end
+    else insert(groups[#groups], a) end
   end
   if #groups < 2 then return end
   if #groups > 6 then
     ev.value = 1
     return
   end
-  local start, first = carc.score(p), nil
+  local start, first = score(p), nil
   each_order(groups, #groups, function(order)
     local pos, take = start, {}
     for _, g in ipairs(order) do
@@ -323,7 +337,7 @@ carc.on("award-order", function(ev)
     end
     local parts = {}
     for _, r in ipairs(robbers) do parts[#parts + 1] = tostring(take[r.o] or 0) end
-    local key = table.concat(parts, ",")
+    local key = concat(parts, ",")
     if first == nil then first = key
     elseif key ~= first then
       ev.value = 1
@@ -371,9 +385,9 @@ carc.apply(function(opt, player)
   if opt.code == OPT_ROBBER then
     local f = robber_of(player)
     if f then
-      carc.figure_move(f, "track", -1, -1, opt.a)
+      figure_move(f, "track", -1, -1, opt.a)
     else
-      on_track(player, carc.figure_place(ROBBER, player, "track", -1, -1, opt.a, true))
+      on_track(player, figure_place(ROBBER, player, "track", -1, -1, opt.a, true))
     end
   elseif opt.code == OPT_ROB then
     if S[KW[player]] then

@@ -56,10 +56,24 @@ for i, name in ipairs({ "wine", "grain", "cloth" }) do
 end
 
 local S = carc.state
+-- What the handlers use, in locals (docs/lua-guide.md, "Writing fast
+-- scripts"): a read of a global, of the carc table or of a table the top
+-- level made (all frozen once the script has loaded) costs a few hundred
+-- instructions, a local's one.
+local players, active_player, option = carc.players, carc.active_player, carc.option
+local feature, feature_kind, feature_marks, feature_followers = carc.feature, carc.feature_kind, carc.feature_marks,
+  carc.feature_followers
+local segments, segment_kind, supply, offer = carc.segments, carc.segment_kind, carc.supply, carc.offer
+local figure_fields, figure_place, figure_remove = carc.figure_fields, carc.figure_place, carc.figure_remove
+local in_extra_turn, extra_turn = carc.in_extra_turn, carc.extra_turn
+local AT_SEGMENT = carc.AT_SEGMENT
+local ipairs = ipairs
+local BUILDER_KIND, BUILDER_CODE, BUILDER_KEY = BUILDER.kind, BUILDER.code, BUILDER.key
+local PIG_KIND, PIG_CODE, PIG_KEY = PIG.kind, PIG.code, PIG.key
 
 -- Seats in order from the active player (the last one at the end).
 local function seats_from_active()
-  local n, first = carc.players(), carc.active_player()
+  local n, first = players(), active_player()
   if first < 0 then first = 0 end
   local order = {}
   for k = 0, n - 1 do order[k + 1] = (first + k) % n end
@@ -68,11 +82,13 @@ end
 
 -- TB-2: the player who completed a city takes its goods.
 carc.on("feature-completed", function(ev)
-  if carc.feature_kind(ev.feature) ~= CITY then return end
+  local f = ev.feature
+  if feature_kind(f) ~= CITY then return end
+  local p = ev.player
   for _, good in ipairs(GOODS) do
-    local n = carc.feature_marks(ev.feature, good.mark)
+    local n = feature_marks(f, good.mark)
     if n > 0 then
-      local key = good.key[ev.player]
+      local key = good.key[p]
       S[key] = (S[key] or 0) + n
     end
   end
@@ -103,14 +119,13 @@ end)
 
 -- The figure id and feature of p's builder or pig, or nil when it is in the
 -- supply (or was taken off by someone else).
-local function placed(h, p)
-  local f = S[h.key[p]]
+local function placed(kind, keys, p)
+  local key = keys[p]
+  local f = S[key]
   if f == nil then return nil end
-  local fi = carc.figure(f)
-  if fi and fi.kind == h.kind and fi.owner == p and fi.where == carc.AT_SEGMENT then
-    return f, carc.feature(fi.tile, fi.seg)
-  end
-  S[h.key[p]] = nil
+  local k, owner, where, tile, seg = figure_fields(f) -- as values: no table
+  if k == kind and owner == p and where == AT_SEGMENT then return f, feature(tile, seg) end
+  S[key] = nil
   return nil
 end
 
@@ -118,12 +133,12 @@ end
 -- an extra turn, but not in that extra turn. (Asked while the action is
 -- built, the first moment after the placement a script is called anyway.)
 local function extends_builder(p, t)
-  if carc.in_extra_turn() then return end
-  local f, feature = placed(BUILDER, p)
+  if in_extra_turn() then return end
+  local f, its = placed(BUILDER_KIND, BUILDER_KEY, p)
   if f == nil then return end
-  for s = 0, carc.segments(t) - 1 do
-    if carc.feature(t, s) == feature then
-      carc.extra_turn()
+  for s = 0, segments(t) - 1 do
+    if feature(t, s) == its then
+      extra_turn()
       return
     end
   end
@@ -131,19 +146,22 @@ end
 
 -- TB-4, TB-7: on a segment of the placed tile whose feature holds one of
 -- the player's followers.
-local HELPER_ON = { [ROAD] = BUILDER, [CITY] = BUILDER, [FIELD] = PIG } -- feature kind -> figure
-
 carc.on("action-offer", function(ev)
   local t, p = ev.tile, ev.player
   if t < 0 or p < 0 then return end
-  if S[BUILDER.key[p]] ~= nil then extends_builder(p, t) end
-  local builder, pig = carc.supply(p, BUILDER.kind) > 0, carc.supply(p, PIG.kind) > 0
+  if S[BUILDER_KEY[p]] ~= nil then extends_builder(p, t) end
+  local builder, pig = supply(p, BUILDER_KIND) > 0, supply(p, PIG_KIND) > 0
   if not builder and not pig then return end
-  for s = 0, carc.segments(t) - 1 do
-    local h = HELPER_ON[carc.segment_kind(t, s)]
-    if h and (h == BUILDER and builder or h == PIG and pig) and carc.feature_followers(carc.feature(t, s), p) > 0 then
-      carc.offer({ code = h.code, tile = t, seg = s })
+  for s = 0, segments(t) - 1 do
+    -- the figure for the segment's kind: the builder on a road or city,
+    -- the pig on a field
+    local kind, code = segment_kind(t, s), nil
+    if kind == ROAD or kind == CITY then
+      if builder then code = BUILDER_CODE end
+    elseif kind == FIELD then
+      if pig then code = PIG_CODE end
     end
+    if code and feature_followers(feature(t, s), p) > 0 then offer(code, t, s) end
   end
 end)
 
@@ -156,23 +174,25 @@ end)
 carc.apply(function(o, player)
   local h = o.code == BUILDER.code and BUILDER or o.code == PIG.code and PIG or nil
   if h == nil then carc.fail("unknown option " .. o.code) end
-  S[h.key[player]] = carc.figure_place(h.kind, player, "segment", o.tile, o.seg, 0, true)
+  S[h.key[player]] = figure_place(h.kind, player, "segment", o.tile, o.seg, 0, true)
 end)
 
 -- TB-6, TB-8: a builder or pig whose owner has no follower left on its
 -- feature goes back to the supply.
-local function send_home_alone(p)
-  for _, h in ipairs(HELPERS) do
-    local f, feature = placed(h, p)
-    if f and carc.feature_followers(feature, p) == 0 then
-      S[h.key[p]] = nil
-      carc.figure_remove(f, "supply")
-    end
+local function send_home(kind, keys, p)
+  local f, its = placed(kind, keys, p)
+  if f and feature_followers(its, p) == 0 then
+    S[keys[p]] = nil
+    figure_remove(f, "supply")
   end
 end
 
 carc.on("figure-removed", function(ev)
-  if ev.player >= 0 and ev.player < carc.players() then send_home_alone(ev.player) end
+  local p = ev.player
+  if p >= 0 and p < players() then
+    send_home(BUILDER_KIND, BUILDER_KEY, p)
+    send_home(PIG_KIND, PIG_KEY, p)
+  end
 end)
 
 -- TB-8: a farm's winner with their pig in it scores one more per completed
@@ -203,8 +223,8 @@ carc.on("feature-scored", function(ev)
   local n, best = carc.players(), 0
   for q = 0, n - 1 do best = math.max(best, carc.feature_strength(ev.feature, q)) end
   for p = 0, n - 1 do
-    local f, feature = placed(PIG, p)
-    if f and feature == ev.feature then
+    local f, its = placed(PIG_KIND, PIG_KEY, p)
+    if f and its == ev.feature then
       local won = best > 0 and carc.feature_strength(ev.feature, p) == best
       local cities = completed_cities(ev.feature)
       if mode == PER_FARM then
