@@ -66,6 +66,7 @@ typedef struct lua_host {
     carc_ctx *cur;          /* the context of the call running now */
     size_t mem_used, mem_limit;
     long budget;            /* instructions left in this call */
+    bool uncharged;         /* carc is making what it keeps from call to call: not the call's work */
     int64_t started;        /* coarse monotonic clock when the call started (ns) */
     int64_t cpu_deadline;   /* thread CPU time at which the call is stopped (ns); 0: not read yet */
     int stopped;            /* STOP_*: a limit stopped this call; every instruction now fails */
@@ -200,10 +201,21 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     block_link(h, nb);
     h->mem_used = h->mem_used - old + nsize;
     /* Allocating is work the instruction count does not see (one
-     * instruction can copy megabytes): a block is filled at about 0.05 ns a
-     * byte, an instruction takes about 3.4 ns with the hook set, so 64 bytes
-     * are charged as one. The next hook notices. */
-    if (nsize > old) h->budget -= (long)((nsize - old) / LUA_HOST_ALLOC_BYTES);
+     * instruction can copy megabytes or make a table): a block is filled at
+     * about 0.05 ns a byte and an instruction takes about 3.4 ns with the
+     * hook set, so a block of 1 KiB or more is charged one instruction per
+     * 64 bytes; making a table, function, userdata or coroutine and
+     * collecting it later takes about 30 ns: LUA_HOST_ALLOC_OBJECT more.
+     * Short strings are not charged as objects and blocks under 1 KiB not
+     * by their bytes: whether Lua allocates them depends on what it already
+     * holds (it interns short strings), which would make the budget depend
+     * on earlier games. The next hook notices. */
+    if (nsize > old && !h->uncharged) {
+        size_t grew = nsize - old;
+        if (grew >= LUA_HOST_ALLOC_MIN) h->budget -= (long)(grew / LUA_HOST_ALLOC_BYTES);
+        if (!ptr && (osize & 0x0F) != LUA_TSTRING && (osize & 0x0F) <= LUA_TTHREAD && osize != 0)
+            h->budget -= LUA_HOST_ALLOC_OBJECT; /* for a new object Lua gives its type tag as osize */
+    }
     return nb + 1;
 }
 
@@ -526,6 +538,10 @@ static void push_lent(lua_State *L, int *ref, int fields)
         if (lua_istable(L, -1)) return;
         lua_pop(L, 1);
     }
+    lua_host *h = host_of(L);
+    /* A table kept is made by the first call that needs it: not that call's work. */
+    bool was = h->uncharged;
+    h->uncharged = ref != NULL;
     lua_createtable(L, 0, fields);
     if (ref) {
         /* Kept from call to call: only carc's own fields can be set. */
@@ -534,6 +550,7 @@ static void push_lent(lua_State *L, int *ref, int fields)
         lua_pushvalue(L, -1);
         *ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    h->uncharged = was;
 }
 
 /* __newindex of the tables lent from call to call: a field of the script's
@@ -769,12 +786,15 @@ static void push_event(lua_State *L, lua_host *h, int d, const carc_event *ev, i
         return;
     }
     if (h->lent[d].ev == LUA_NOREF) {
+        bool was = h->uncharged; /* kept from call to call: not this call's work */
+        h->uncharged = true;
         lua_createtable(L, 0, 10);
         lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
         lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
         h->lent[d].ev_table = lua_topointer(L, -1);
         h->lent[d].ev = luaL_ref(L, LUA_REGISTRYINDEX);
+        h->uncharged = was;
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, h->lent[d].ev);
         /* Only a field that holds a value is set to nil: that changes its

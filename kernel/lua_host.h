@@ -15,6 +15,8 @@
 #define LUA_HOST_BUDGET 2000000      /* VM instructions per call into a script */
 #define LUA_HOST_MEMORY (32u << 20)  /* bytes per script */
 #define LUA_HOST_ALLOC_BYTES 64      /* bytes allocated (and filled) that cost one instruction of the budget */
+#define LUA_HOST_ALLOC_MIN 1024      /* blocks from this size up are charged by their bytes */
+#define LUA_HOST_ALLOC_OBJECT 8      /* instructions charged for each table, function, userdata or coroutine made */
 #define LUA_HOST_SECONDS 2           /* CPU seconds per call, a backstop the budget should never reach */
 #define LUA_HOST_TURN_BUDGET 20000000 /* instructions per turn, all of a script's calls together */
 #define LUA_HOST_TURN_SECONDS 10     /* seconds per turn, all of a script's calls together */
