@@ -249,11 +249,16 @@ static inline void fuzz_play_script(const uint8_t *script, size_t size, uint64_t
 
 /*
  * Every target checks each input against the limits docs/security.md
- * promises: a script's calls are stopped within 2 s of CPU each and 10 s a
- * turn, so one input of a short game stays under FUZZ_MAX_CPU_SECONDS; a
- * script's memory is capped at 32 MiB and a game's by its tiles, so the
- * process grows by less than FUZZ_MAX_GROWTH_MB; and nothing waits (a FIFO,
- * a lock), so the time it spends blocked stays under FUZZ_MAX_BLOCKED_SECONDS.
+ * promises. Time: a script's work is charged to an instruction budget of
+ * 2,000,000 a call and 20,000,000 a turn, about 70 ms of a turn's work when
+ * the charges match the time (a call's CPU clock stops it at 2 s and the
+ * wall clock a turn at 10 s, backstops for work no charge sees), so a short
+ * game played and replayed stays under FUZZ_MAX_CPU_SECONDS unless some
+ * work costs far more than it is charged: an input over it is such work,
+ * found. Memory: a script's is capped at 32 MiB and a game's by its
+ * tiles, so the process grows by less than FUZZ_MAX_GROWTH_MB. Nothing
+ * waits (a FIFO, a lock), so the time it spends blocked stays under
+ * FUZZ_MAX_BLOCKED_SECONDS.
  * Blocked is the wall clock less the time running and the time waiting for
  * a processor (/proc/self/schedstat): a busy machine slows an input without
  * making it a finding. An input over them is a finding: the target aborts,
