@@ -178,6 +178,15 @@ static void block_link(lua_host *h, alloc_block *b)
     h->blocks.next = b;
 }
 
+/* Whether a new block is an object charged LUA_HOST_ALLOC_OBJECT: for a new
+ * object Lua passes its type tag as osize (0 for a block of no object):
+ * tables, functions, userdata and coroutines; not strings. */
+static bool charged_object(size_t tag)
+{
+    int type = (int)(tag & 0x0F);
+    return tag != 0 && type >= LUA_TTABLE && type <= LUA_TTHREAD;
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     lua_host *h = ud;
@@ -213,8 +222,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     if (nsize > old && !h->uncharged) {
         size_t grew = nsize - old;
         if (grew >= LUA_HOST_ALLOC_MIN) h->budget -= (long)(grew / LUA_HOST_ALLOC_BYTES);
-        if (!ptr && (osize & 0x0F) != LUA_TSTRING && (osize & 0x0F) <= LUA_TTHREAD && osize != 0)
-            h->budget -= LUA_HOST_ALLOC_OBJECT; /* for a new object Lua gives its type tag as osize */
+        if (!ptr && charged_object(osize)) h->budget -= LUA_HOST_ALLOC_OBJECT;
     }
     return nb + 1;
 }
@@ -528,10 +536,11 @@ static int checked(lua_State *L, carc_ctx *ctx, int rc)
 
 /* ---- options as tables: {code=, tile=, seg=, a=, b=, c=} ------------------------------------ */
 
-/* Pushes the table lent at *ref (made on first use, then kept in the
- * registry), or a fresh one past the reuse depth (ref NULL). Setting fields
- * of a table that has them already allocates nothing. */
-static void push_lent(lua_State *L, int *ref, int fields)
+/* Pushes the table lent at *ref (made on first use with the metatable the
+ * registry holds under meta, then kept in the registry), or a fresh one past
+ * the reuse depth (ref NULL). Setting fields of a table that has them
+ * already allocates nothing. */
+static void push_lent(lua_State *L, int *ref, int fields, const char *meta)
 {
     if (ref && *ref != LUA_NOREF && *ref != LUA_REFNIL) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, *ref);
@@ -545,7 +554,7 @@ static void push_lent(lua_State *L, int *ref, int fields)
     lua_createtable(L, 0, fields);
     if (ref) {
         /* Kept from call to call: only carc's own fields can be set. */
-        lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent");
+        lua_getfield(L, LUA_REGISTRYINDEX, meta);
         lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
         *ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -600,7 +609,7 @@ static void push_option(lua_State *L, const carc_option *o)
 /* The option table lent for this call (format, apply, ev.option). */
 static void lend_option(lua_State *L, const carc_option *o)
 {
-    push_lent(L, LENT(host_of(L), option), 8);
+    push_lent(L, LENT(host_of(L), option), 8, "carc.lent");
     fill_option(L, o);
     lua_pushnil(L); /* set again by a handler's event: not left from an earlier call */
     set_top(L, K_mine);
@@ -689,7 +698,7 @@ static void push_event_field(lua_State *L, lua_host *h, const carc_event *ev, in
     case K_flags: lua_pushinteger(L, ev->flags); break;
     case K_award:
         if (ev->award) {
-            push_lent(L, d >= 0 ? &h->lent[d].award : NULL, 6);
+            push_lent(L, d >= 0 ? &h->lent[d].award : NULL, 6, "carc.lent");
             fill_award(L, ev->award);
         } else {
             lua_pushnil(L);
@@ -697,7 +706,7 @@ static void push_event_field(lua_State *L, lua_host *h, const carc_event *ev, in
         break;
     case K_option:
         if (ev->option) {
-            push_lent(L, d >= 0 ? &h->lent[d].option : NULL, 8);
+            push_lent(L, d >= 0 ? &h->lent[d].option : NULL, 8, "carc.lent");
             fill_option(L, ev->option);
             lua_pushboolean(L, ev->option->owner == owner);
             set_top(L, K_mine);
@@ -786,15 +795,8 @@ static void push_event(lua_State *L, lua_host *h, int d, const carc_event *ev, i
         return;
     }
     if (h->lent[d].ev == LUA_NOREF) {
-        bool was = h->uncharged; /* kept from call to call: not this call's work */
-        h->uncharged = true;
-        lua_createtable(L, 0, 10);
-        lua_getfield(L, LUA_REGISTRYINDEX, "carc.lent.event");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
+        push_lent(L, &h->lent[d].ev, 10, "carc.lent.event");
         h->lent[d].ev_table = lua_topointer(L, -1);
-        h->lent[d].ev = luaL_ref(L, LUA_REGISTRYINDEX);
-        h->uncharged = was;
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, h->lent[d].ev);
         /* Only a field that holds a value is set to nil: that changes its

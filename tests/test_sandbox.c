@@ -528,7 +528,7 @@ static void test_library_callbacks_are_charged(void **state)
  * copies megabytes or makes tables by the hundred thousand meets the
  * instruction budget, not only the CPU-time backstop, and a game of it
  * cannot run for minutes under every limit. */
-static void test_copying_is_charged(void **state)
+static void test_hidden_work_is_charged(void **state)
 {
     (void)state;
     const char *budget = "instruction budget exceeded (2000000 instructions per call)";
@@ -827,7 +827,7 @@ int main(void)
         cmocka_unit_test(test_ask_does_not_leak),
         cmocka_unit_test(test_memory_lua_loses_is_freed),
         cmocka_unit_test(test_library_callbacks_are_charged),
-        cmocka_unit_test(test_copying_is_charged),
+        cmocka_unit_test(test_hidden_work_is_charged),
         cmocka_unit_test(test_print_is_capped),
         cmocka_unit_test(test_phase_again_has_a_turn_budget),
         cmocka_unit_test(test_small_escapes),
