@@ -688,6 +688,16 @@ static int api_offer_figures(carc_ctx *ctx, int owner, int where, uint32_t kinds
     return offer_figures(ctx->g, owner, where, kinds, except, opt, ctx->owner);
 }
 
+static int api_award_figures_on(carc_ctx *ctx, int tile, int where, uint32_t kinds, int points, int reason)
+{
+    GAME_ONLY(ctx, -1);
+    if (!tile_ok(ctx, tile)) return api_error(ctx, "award_figures_on: no such placed tile");
+    if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE)
+        return api_error(ctx, "award_figures_on: where is CARC_AT_SEGMENT or CARC_AT_TILE");
+    if (reason < 0 || reason >= ctx->rules->nreasons) return api_error(ctx, "award_figures_on: no such reason");
+    return award_figures_on(ctx->g, tile, where, kinds, points, reason);
+}
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -782,4 +792,5 @@ const carc_api carc_api_v1 = {
     .offer_walks = api_offer_walks,
     .phase_needs_tile_mark = api_phase_needs_tile_mark,
     .offer_figures = api_offer_figures,
+    .award_figures_on = api_award_figures_on,
 };

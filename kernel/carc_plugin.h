@@ -400,6 +400,17 @@ typedef struct carc_api {
      * many were offered, -1 on error. A figure that goes next to one of the
      * player's (the fairy) offers its moves with one call. */
     int (*offer_figures)(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt);
+
+    /* -- scoring -- */
+    /* Each figure a player owns standing `where` (CARC_AT_SEGMENT or
+     * CARC_AT_TILE) on placed tile `tile` whose kind k has bit k set in
+     * `kinds` (0: every kind) scores `points` for its owner with `reason`:
+     * one award each (no feature, no flags), in id order, as award() would
+     * make them; the tile's figures are looked at again after each award,
+     * which handlers may have moved. Returns how many awards landed, -1 on
+     * error. The Ark's point per follower on each tile it enters is one call
+     * a tile. */
+    int (*award_figures_on)(carc_ctx *ctx, int tile, int where, uint32_t kinds, int points, int reason);
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

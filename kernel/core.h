@@ -602,6 +602,12 @@ void batch_commit(carc_game *g, int first_seat);
 void score_feature_into_batch(carc_game *g, int root, bool final);
 int feature_value(carc_game *g, int root, bool complete);
 void award_now(carc_game *g, int player, int points, int reason, int feature, int flags);
+/* Awards `points` (reason, no feature) to the owner of each figure a player
+ * owns standing `where` on placed tile `tile` whose kind is in the mask
+ * `kinds` (0: any), one award each, in id order; the tile's figures are
+ * looked at again after each award, as handlers may move them
+ * (carc_api.award_figures_on). How many awards landed, -1 if the game failed. */
+int award_figures_on(carc_game *g, int tile, int where, uint32_t kinds, int points, int reason);
 void score_final_features(carc_game *g);
 void score_farms(carc_game *g);
 /* The batch lands through the landing queue, which may pause for an

@@ -1646,6 +1646,24 @@ static int l_award(lua_State *L)
     return 0;
 }
 
+/* n = carc.award_figures_on(tile, where, kinds, points, reason): a point
+ * award per figure there (carc_api.award_figures_on). */
+static int l_award_figures_on(lua_State *L)
+{
+    CTX(L);
+    lua_Integer tile = luaL_checkinteger(L, 1);
+    int where = where_of(L, 2);
+    lua_Integer kinds = luaL_checkinteger(L, 3), points = luaL_checkinteger(L, 4), reason = luaL_checkinteger(L, 5);
+    luaL_argcheck(L, kinds >= 0 && kinds <= UINT32_MAX, 3, "kinds is a bit mask of figure kinds (0: every kind)");
+    luaL_argcheck(L, points >= INT_MIN && points <= INT_MAX, 4, "points out of range");
+    int n = checked(L, ctx, API->award_figures_on(ctx, tile < -1 || tile > INT_MAX ? -1 : (int)tile, where,
+                                                  (uint32_t)kinds, (int)points,
+                                                  reason < -1 || reason > INT_MAX ? -1 : (int)reason));
+    charge(L, n); /* the awards' own handlers are charged as they run */
+    lua_pushinteger(L, n);
+    return 1;
+}
+
 static int l_batch_add(lua_State *L)
 {
     CTX(L);
@@ -1864,7 +1882,7 @@ static const luaL_Reg carc_funcs[] = {
     {"feature_segments", l_feature_segments}, {"figures", l_figures}, {"figure", l_figure},
     {"figure_place", l_figure_place}, {"figure_move", l_figure_move}, {"figure_remove", l_figure_remove},
     {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offer_figures", l_offer_figures}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
-    {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"step_begin", l_step_begin},
+    {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"award_figures_on", l_award_figures_on}, {"step_begin", l_step_begin},
     {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
     {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},
     {"batch_set_points", l_batch_set_points}, {"score_feature", l_score_feature},

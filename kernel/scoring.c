@@ -332,6 +332,18 @@ void award_now(carc_game *g, int player, int points, int reason, int feature, in
     award_land(g, a);
 }
 
+int award_figures_on(carc_game *g, int tile, int where, uint32_t kinds, int points, int reason)
+{
+    int awarded = 0;
+    for (int id = fig_next_on_tile(g, tile, -1); id >= 0 && !g->failed; id = fig_next_on_tile(g, tile, id)) {
+        const figure *f = &g->figs[id];
+        if (f->where != where || f->seat < 0 || (kinds && !(kinds >> f->kind & 1u))) continue;
+        award_now(g, f->seat, points, reason, -1, 0);
+        awarded++;
+    }
+    return g->failed ? -1 : awarded;
+}
+
 static int completed_cities_bordering(carc_game *g, int field_root)
 {
     int_list cities;

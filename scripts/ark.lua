@@ -46,7 +46,7 @@ local MAX_PENDING = 8
 local DIRS = { [0] = "N", "E", "S", "W" }
 local S = carc.state
 local offer_walks, tile_at, tile_pos, award = carc.offer_walks, carc.tile_at, carc.tile_pos, carc.award
-local each_figure_on = carc.each_figure_on
+local award_figures_on = carc.award_figures_on
 -- The calls of the hot paths (the greedy bot runs `apply` for every move),
 -- in locals: a read of the carc table (frozen once the script has loaded)
 -- costs more than a local's.
@@ -162,9 +162,10 @@ end)
 
 -- ARK-19: one point per follower (any follower kind, each figure one point
 -- whatever its strength) on the segments of each tile entered, tile by tile
--- in path order, figures in id order; the whole move one scoring step. The
--- greedy bot tries every move: nothing is built here, and the rules'
--- answers come from the state read once a move.
+-- in path order, figures in id order (carc.award_figures_on, one call a
+-- tile); the whole move one scoring step. The greedy bot tries every move:
+-- nothing is built here, and the rules' answers come from the state read
+-- once a move.
 local function move(o, player)
   local start, id = ark_tile()
   if start == nil then carc.fail("the Ark is not on the board") end
@@ -182,9 +183,7 @@ local function move(o, player)
     if d & 1 == 0 then y = y + d - 1 else x = x + 2 - d end
     t = tile_at(x, y)
     if t < 0 then carc.fail("the Ark cannot leave the placed tiles") end
-    for _, kind, owner, where in each_figure_on(t) do
-      if where == AT_SEGMENT and (fk >> kind) & 1 == 1 then award(owner, 1, REASON) end
-    end
+    if fk ~= 0 then award_figures_on(t, AT_SEGMENT, fk, 1, REASON) end -- (a mask of 0 is every kind)
     if bonus > 0 and tk ~= nil and has_temple(t, tk) then
       award(player, bonus, REASON)
       bonus = 0

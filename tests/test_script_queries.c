@@ -1,6 +1,6 @@
 /* test_script_queries.c - the Lua queries that build nothing
  * (carc.figure_fields, carc.each_figure, carc.each_figure_on, carc.offer with
- * arguments, carc.offer_walks, carc.offer_figures) agree with their table forms on every turn of real games, and
+ * arguments, carc.offer_walks, carc.offer_figures, carc.award_figures_on) agree with their table forms on every turn of real games, and
  * the event tables carc lends a script and refills keep a nested call's
  * table apart and carry nothing a handler wrote into the next event
  * (tests/scripts/fast-queries.lua checks each of these and stops the game on
@@ -129,6 +129,18 @@ static void test_offer_figures_arguments_checked(void **state)
     expect_script_error("action-offer", "carc.offer_figures(0, carc.AT_SEGMENT, 0, 70000)", "option code out of range");
 }
 
+/* carc.award_figures_on refuses a tile that is not placed, a place other
+ * than a segment or the tile, a mask out of range, an unknown reason. */
+static void test_award_figures_on_arguments_checked(void **state)
+{
+    (void)state;
+    expect_script_error("turn-start", "carc.award_figures_on(carc.tiles(), carc.AT_SEGMENT, 0, 1, 0)", "award_figures_on: no such placed tile");
+    expect_script_error("turn-start", "carc.award_figures_on(-1, carc.AT_SEGMENT, 0, 1, 0)", "award_figures_on: no such placed tile");
+    expect_script_error("turn-start", "carc.award_figures_on(0, carc.AT_TRACK, 0, 1, 0)", "where is CARC_AT_SEGMENT or CARC_AT_TILE");
+    expect_script_error("turn-start", "carc.award_figures_on(0, carc.AT_SEGMENT, -1, 1, 0)", "kinds is a bit mask");
+    expect_script_error("turn-start", "carc.award_figures_on(0, carc.AT_SEGMENT, 0, 1, 999)", "award_figures_on: no such reason");
+}
+
 /* carc.option finds a script's own option by its short name in the rules
  * of the game: two rules objects with the option set differently each read
  * their own, every turn. */
@@ -161,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_iterator_arguments_checked),
         cmocka_unit_test(test_offer_walks_arguments_checked),
         cmocka_unit_test(test_offer_figures_arguments_checked),
+        cmocka_unit_test(test_award_figures_on_arguments_checked),
         cmocka_unit_test(test_option_values_kept_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,8 @@
 -- carc.offer with arguments) say what the table forms say, and that the
 -- event tables carc lends (and refills) keep a nested call's table apart.
 -- carc.offer_walks offers the walks a walk in Lua finds, carc.offer_figures
--- the figures carc.figure lists. Any mismatch stops the game with an error
--- naming it.
+-- the figures carc.figure lists, and carc.award_figures_on pays those
+-- figures. Any mismatch stops the game with an error naming it.
 local AT_SEGMENT, AT_TILE = carc.AT_SEGMENT, carc.AT_TILE
 local OPT = 7
 local S = carc.state
@@ -60,6 +60,24 @@ carc.on("turn-start", function(ev)
     same(reference(function(f) return f.tile == t and (f.where == AT_SEGMENT or f.where == AT_TILE) end),
       carc.each_figure_on, t, nil, "each_figure_on(" .. t .. ")")
   end
+  -- award_figures_on: an award per figure a player owns on a segment of
+  -- the tile (followers of kind 0 only, or every kind, turn by turn), in id
+  -- order, as carc.figure lists them; score-before sees each in turn.
+  S.turns = (S.turns or 0) + 1
+  local t, mask = S.turns * 7 % carc.tiles(), S.turns % 2
+  local owners = {}
+  for _, r in ipairs(reference(function(f)
+    return f.tile == t and f.where == AT_SEGMENT and f.owner >= 0 and (mask == 0 or f.kind == 0)
+  end)) do owners[#owners + 1] = r[3] end
+  for i, o in ipairs(owners) do S["aw" .. i] = o end
+  S.awarding, S.awarded = true, 0
+  carc.step_begin()
+  local n = carc.award_figures_on(t, AT_SEGMENT, mask, 2, carc.reason("fast-queries"))
+  carc.step_end()
+  S.awarding = nil
+  check(n == #owners and S.awarded == n, "award_figures_on's count")
+  for i = 1, #owners do S["aw" .. i] = nil end
+  check(carc.award_figures_on(t, AT_TILE, 0, 1, carc.reason("fast-queries")) == 0, "award_figures_on: nobody's figure on a tile itself")
   -- A nested call (the score events of this award reach this script's own
   -- handlers) gets its own table: this one is unchanged after it.
   carc.step_begin()
@@ -74,6 +92,16 @@ carc.define_reason("fast-queries")
 carc.on("score-before", function(ev)
   check(ev.type == "score-before" and ev.award ~= nil, "score-before's table")
   S.nested = (S.nested or 0) + 1
+end)
+
+-- The awards of award_figures_on as they land (another script's, the
+-- robbers' share, may land between them).
+carc.on("score-after", function(ev)
+  if not S.awarding or ev.award.reason ~= carc.reason("fast-queries") then return end
+  local i = S.awarded + 1
+  S.awarded = i
+  check(ev.award.player == S["aw" .. i] and ev.award.points == 2 and ev.award.feature == -1,
+    "award_figures_on's award " .. i)
 end)
 
 carc.on("tile-placed", function(ev)
