@@ -459,17 +459,36 @@ static const char *end_call(lua_host *h, carc_ctx *ctx)
     return NULL;
 }
 
+/* The main thread's first slot holds the message handler (traceback) from
+ * the state's making on: a call from outside the script, made with nothing
+ * else on that stack, uses it there instead of pushing it each time. */
+#define TRACEBACK_SLOT 1
+
+/* Whether a call made with the stack top at base comes from outside the
+ * script: then the main thread's stack holds only the traceback, and Lua's
+ * LUA_MINSTACK (20) free slots there need no lua_checkstack. */
+static bool outermost(const lua_host *h, int base) { return !h->cur && base == TRACEBACK_SLOT; }
+
+/* The index of the traceback for a call made with the stack top at base:
+ * its slot for an outermost call, else pushed now. */
+static int push_traceback(lua_host *h, int base)
+{
+    if (outermost(h, base)) return TRACEBACK_SLOT;
+    lua_pushcfunction(h->L, traceback);
+    return base + 1;
+}
+
 /* Calls the function below the nargs arguments on the stack top under the
- * call's limits, with traceback at base + 1, keeping nresults results. 0,
+ * call's limits, with the traceback at msgh, keeping nresults results. 0,
  * or -1 with the error given to the game and the stack back at base. */
-static int limited_pcall(lua_host *h, carc_ctx *ctx, int nargs, int nresults, int base)
+static int limited_pcall(lua_host *h, carc_ctx *ctx, int nargs, int nresults, int base, int msgh)
 {
     lua_State *L = h->L;
     carc_ctx *prev = h->cur;
     h->cur = ctx;
     if (!prev) begin_call(h, ctx); /* a nested call (a handler raised by this script's own call) shares the budget */
     int depth = h->depth++;
-    int rc = lua_pcall(L, nargs, nresults, base + 1);
+    int rc = lua_pcall(L, nargs, nresults, msgh);
     h->depth = depth;
     h->cur = prev;
     const char *over = !prev && rc == LUA_OK ? end_call(h, ctx) : NULL;
@@ -487,10 +506,11 @@ static int protected_call(lua_host *h, host_call *c)
 {
     lua_State *L = h->L;
     int base = lua_gettop(L);
-    lua_pushcfunction(L, traceback);
+    if (!outermost(h, base) && !lua_checkstack(L, 3)) return api_error(c->ctx, "not enough memory"), -1;
+    int msgh = push_traceback(h, base);
     lua_pushcfunction(L, run_body);
     lua_pushlightuserdata(L, c);
-    if (limited_pcall(h, c->ctx, 1, 0, base) < 0) return -1;
+    if (limited_pcall(h, c->ctx, 1, 0, base, msgh) < 0) return -1;
     lua_settop(L, base);
     return 0;
 }
@@ -890,20 +910,20 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
 {
     lua_fn *fn = ctx->user;
     lua_host *h = fn->h;
-    int d = h->depth;
-    if (d >= LUA_HOST_LENT_DEPTH || h->lent[d].ev == LUA_NOREF || !lua_checkstack(h->L, 4)) {
+    lua_State *L = h->L;
+    int d = h->depth, base = lua_gettop(L);
+    if (d >= LUA_HOST_LENT_DEPTH || h->lent[d].ev == LUA_NOREF || (!outermost(h, base) && !lua_checkstack(L, 4))) {
         host_call c = {.body = handler_body, .ctx = ctx, .ref = fn->ref, .ev = ev};
         return protected_call(h, &c);
     }
-    lua_State *L = h->L;
-    int base = lua_gettop(L);
-    lua_pushcfunction(L, traceback);
+    int msgh = push_traceback(h, base);
     push_event(L, h, d, ev, ctx->owner);
+    int event = msgh + 1;
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
-    lua_pushvalue(L, base + 2);
-    if (limited_pcall(h, ctx, 1, 0, base) < 0) return -1;
+    lua_pushvalue(L, event);
+    if (limited_pcall(h, ctx, 1, 0, base, msgh) < 0) return -1;
     char err[128];
-    bool ok = read_back_event(L, base + 2, h->lent[d].shown, ev, err, sizeof err);
+    bool ok = read_back_event(L, event, h->lent[d].shown, ev, err, sizeof err);
     lua_settop(L, base);
     if (!ok) return api_error(ctx, err), -1;
     return 0;
@@ -916,12 +936,12 @@ static int lua_phase(carc_ctx *ctx, int step)
     lua_fn *fn = ctx->user;
     lua_host *h = fn->h;
     lua_State *L = h->L;
-    if (!lua_checkstack(L, 3)) return api_error(ctx, "not enough memory"), -1;
     int base = lua_gettop(L);
-    lua_pushcfunction(L, traceback);
+    if (!outermost(h, base) && !lua_checkstack(L, 3)) return api_error(ctx, "not enough memory"), -1;
+    int msgh = push_traceback(h, base);
     lua_rawgeti(L, LUA_REGISTRYINDEX, fn->ref);
     lua_pushinteger(L, step);
-    if (limited_pcall(h, ctx, 1, 1, base) < 0) return -1;
+    if (limited_pcall(h, ctx, 1, 1, base, msgh) < 0) return -1;
     int result = CARC_PHASE_DONE;
     if (lua_type(L, -1) == LUA_TSTRING) { /* a string as it is: nothing converted */
         const char *s = lua_tostring(L, -1);
@@ -2144,6 +2164,7 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
         host_unload(h);
         return -1;
     }
+    lua_pushcfunction(L, traceback); /* at TRACEBACK_SLOT: the stack is empty */
     ps->user = h;
     ps->unload = host_unload;
     if (plugin_register(r, ps, host_init, err, errn) < 0) {
