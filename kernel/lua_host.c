@@ -104,10 +104,13 @@ typedef struct lua_host {
     } lent[LUA_HOST_LENT_DEPTH];
 } lua_host;
 
-/* A handler or phase: which function of which script. */
+/* A handler or phase: which function of which script, and the carc.state
+ * key it waits for (empty: none). */
 typedef struct lua_fn {
     lua_host *h;
     int ref;
+    char wait_key[24];      /* as the store keeps it (an integer key as "#N") */
+    uint32_t wait_hash;
 } lua_fn;
 
 /* Field names of the tables carc builds and reads. */
@@ -885,6 +888,18 @@ static bool read_back_event(lua_State *L, int idx, uint32_t touched, carc_event 
     return true;
 }
 
+static int kv_find(const kv_store *s, const char *key, uint32_t hash);
+
+/* Whether the handler or phase is to be called: one that waits for a
+ * carc.state key is called only while the key holds a value in this game
+ * (a lookup here instead of a call into Lua that would return at once). */
+static bool has_work(const lua_fn *fn, carc_ctx *ctx)
+{
+    if (!fn->wait_key[0] || !ctx->g) return true;
+    const kv_store *s = API->state(ctx);
+    return !s || kv_find(s, fn->wait_key, fn->wait_hash) >= 0;
+}
+
 /* A handler's call past the lent tables' depth, or the first at a depth
  * (whose table is made here, under protection: the heap may be full). */
 static int handler_body(lua_State *L, host_call *c)
@@ -909,6 +924,7 @@ static int handler_body(lua_State *L, host_call *c)
 static int lua_handler(carc_ctx *ctx, carc_event *ev)
 {
     lua_fn *fn = ctx->user;
+    if (!has_work(fn, ctx)) return 0;
     lua_host *h = fn->h;
     lua_State *L = h->L;
     int d = h->depth, base = lua_gettop(L);
@@ -934,6 +950,7 @@ static int lua_handler(carc_ctx *ctx, carc_event *ev)
 static int lua_phase(carc_ctx *ctx, int step)
 {
     lua_fn *fn = ctx->user;
+    if (!has_work(fn, ctx)) return CARC_PHASE_DONE;
     lua_host *h = fn->h;
     lua_State *L = h->L;
     int base = lua_gettop(L);
@@ -1132,12 +1149,18 @@ static int kv_newindex(lua_State *L)
 
 /* ---- the carc table: the API for scripts ---------------------------------------------------- */
 
-static lua_fn *new_fn(lua_State *L, int idx)
+/* The function at idx, and the carc.state key at wait_idx it waits for
+ * (none or nil: it waits for nothing). */
+static lua_fn *new_fn(lua_State *L, int idx, int wait_idx)
 {
     luaL_checktype(L, idx, LUA_TFUNCTION);
+    char wait[24] = "";
+    if (!lua_isnoneornil(L, wait_idx)) kv_key(L, wait_idx, wait); /* a bad key is refused as carc.state refuses it */
     lua_host *h = host_of(L);
     lua_fn *fn = lua_newuserdatauv(L, sizeof *fn, 0); /* owned by the Lua state */
     fn->h = h;
+    memcpy(fn->wait_key, wait, sizeof wait);
+    fn->wait_hash = wait[0] ? kv_hash(wait) : 0;
     lua_pushvalue(L, idx);
     fn->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_ref(L, LUA_REGISTRYINDEX); /* keep the userdata alive with the state */
@@ -1150,7 +1173,7 @@ static int l_on(lua_State *L)
     const char *name = luaL_checkstring(L, 1);
     int ev = carc_event_by_name(name);
     if (ev < 0) return luaL_error(L, "unknown event '%s'", name);
-    lua_fn *fn = new_fn(L, 2);
+    lua_fn *fn = new_fn(L, 2, 3);
     return checked(L, ctx, API->on(ctx, ev, lua_handler, fn)), 0;
 }
 
@@ -1158,7 +1181,7 @@ static int l_add_phase(lua_State *L)
 {
     CTX(L);
     const char *name = luaL_checkstring(L, 1), *where = luaL_checkstring(L, 2), *anchor = luaL_checkstring(L, 3);
-    lua_fn *fn = new_fn(L, 4);
+    lua_fn *fn = new_fn(L, 4, 5);
     return checked(L, ctx, API->add_phase(ctx, name, where, anchor, lua_phase, fn)), 0;
 }
 

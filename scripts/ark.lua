@@ -108,10 +108,10 @@ carc.on("feature-completed", function(ev)
 end)
 
 -- After the turn's scoring: the completing player puts the Ark on a tile of
--- one of those cities.
+-- one of those cities. The phase runs only while a city waits (state key np):
+-- on most turns carc moves past it without calling it.
 carc.add_phase("ark-place", "after", "score", function(step)
   local n = S.np
-  if n == nil then return "done" end -- most turns: no city waits (one state read)
   if step > 0 or S.fig ~= nil then
     for i = 1, n do S["p" .. i] = nil end
     S.np = nil
@@ -136,19 +136,18 @@ carc.add_phase("ark-place", "after", "score", function(step)
   for i, e in ipairs(tiles) do opts[i] = { code = OPT_PLACE, tile = e.t, a = e.x, b = e.y } end
   carc.ask(S.pp, "ark-place", opts)
   return "again"
-end)
+end, "np")
 
 -- ARK-18: every path of 1 to max-steps steps over placed tiles that never
 -- enters a visited tile (the start included), in depth-first order N E S W:
 -- carc.offer_walks offers each as an option {code, a = the steps, 2 bits
 -- each with the first lowest, b = their number}, walked by the kernel (a few
 -- hundred a turn: written here in Lua, the walk was most of an Ark game).
-carc.on("action-offer", function(ev)
+carc.on("action-offer", function(ev) -- only once the Ark is on the board (state key fig)
   local start = ark_tile()
-  if start == nil then return end
   if S.nt and not S.temple then return end
   offer_walks(start, S.ms, OPT_MOVE)
-end)
+end, "fig")
 
 carc.format(function(o)
   if o.code == OPT_PLACE then return string.format("ark-place %d,%d", o.a, o.b) end

@@ -117,12 +117,15 @@ carc.apply(function(opt, player)
   S.guard = guard
 end)
 
--- FAIRY-5 (and FAIRY-6): the guarded follower left the board; the fairy stays.
+-- FAIRY-5 (and FAIRY-6): the guarded follower left the board; the fairy
+-- stays. Called only while the fairy guards a follower (state key guard).
 carc.on("figure-removed", function(ev)
   if ev.figure == S.guard then S.guard = nil end
-end)
+end, "guard")
 
 -- FAIRY-3: the point at the start of your turn, its own scoring step.
+-- This handler and the next are called only once the fairy is on the board
+-- (state key fig).
 carc.on("turn-start", function(ev)
   local bonus, points = S.turn, 0
   if bonus <= 0 then return end
@@ -142,7 +145,7 @@ carc.on("turn-start", function(ev)
     award(ev.player, points, REASON)
     step_end()
   end
-end)
+end, "fig")
 
 -- FAIRY-5: the feature of the fairy's follower is scored (its awards are in
 -- the batch): a bonus award attached to that feature, won or not.
@@ -168,4 +171,4 @@ carc.on("feature-scored", function(ev)
       batch_add(owner, bonus, REASON, ev.feature, flags)
     end
   end
-end)
+end, "fig")

@@ -245,9 +245,10 @@ local function busy(o)
   return S[KC[o]] ~= nil or S[KS[o]] ~= nil or S[KW[o]] ~= nil
 end
 
+-- Called only while a robber is on the track (state key t): before that,
+-- carc passes the award by without calling into the script.
 carc.on("score-after", function(ev)
   local track = S.t
-  if track == nil then return end -- no robber on the track: the award is not read
   local a = ev.award
   if a.points == 0 then return end
   local cs = S.cs
@@ -277,7 +278,7 @@ carc.on("score-after", function(ev)
       end
     end
   end
-end)
+end, "t")
 
 -- ROB-15: a player who has several awards left in this step chooses their
 -- order when the order can change what robbers take. The awards left are in
@@ -296,9 +297,8 @@ local function each_order(groups, n, fn)
   return false
 end
 
-carc.on("award-order", function(ev)
+carc.on("award-order", function(ev) -- only while a robber is on the track
   local track = S.t
-  if track == nil then return end
   local p = ev.player
   local robbers = {}
   for o = 0, players() - 1 do
@@ -345,11 +345,13 @@ carc.on("award-order", function(ev)
     end
     return false
   end)
-end)
+end, "t")
 
+-- Called only when the step has candidates (state key cs): most steps have
+-- none, and carc moves past them without a call into the script.
 carc.on("score-step-end", function(ev)
-  if S.cs ~= nil then resolve(true) end
-end)
+  resolve(true)
+end, "cs")
 
 -- ROB-14: before final scoring every robber leaves the track and its owner
 -- scores the end bonus, in seat order from the active player.

@@ -286,18 +286,18 @@ static carc_rules *load_bag_script(const char *script_text, char *err, size_t er
     return carc_variant_load("/tmp/carc-bag-phase.ini", NULL, 0, err, errn);
 }
 
-/* phase_needs_tile_mark: the phase runs on the turns whose tile bears the
- * mark and on no other (tests/scripts/bag-phase.lua counts and fails the
- * game otherwise), in games of 2 to 4 random players. */
-static void test_phase_runs_only_on_marked_tiles(void **state)
+/* Plays 6 games of 2 to 4 players, choosing the (7k mod n)th option, with
+ * tests/scripts/NAME as the script; each must finish (the script fails the
+ * game on what it checks). */
+static void play_script_games(const char *name)
 {
-    (void)state;
     char path[512], text[4096], err[512];
-    snprintf(path, sizeof path, "%s/tests/scripts/bag-phase.lua", carc_data_dir());
+    snprintf(path, sizeof path, "%s/tests/scripts/%s", carc_data_dir(), name);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
+    assert_true(n < sizeof text - 1); /* the whole script */
     text[n] = 0;
     carc_rules *r = load_bag_script(text, err, sizeof err);
     if (!r) fail_msg("%s", err);
@@ -309,10 +309,49 @@ static void test_phase_runs_only_on_marked_tiles(void **state)
             if (st == CARC_NEED_DRAW) carc_draw(g, -1);
             else carc_choose(g, (k++ * 7) % carc_option_count(g));
         }
-        if (st != CARC_FINISHED) fail_msg("seed %d: %s", seed, carc_game_error(g));
+        if (st != CARC_FINISHED) fail_msg("%s, seed %d: %s", name, seed, carc_game_error(g));
         carc_game_free(g);
     }
     carc_rules_free(r);
+}
+
+/* phase_needs_tile_mark: the phase runs on the turns whose tile bears the
+ * mark and on no other (tests/scripts/bag-phase.lua counts and fails the
+ * game otherwise). */
+static void test_phase_runs_only_on_marked_tiles(void **state)
+{
+    (void)state;
+    play_script_games("bag-phase.lua");
+}
+
+/* carc.on and carc.add_phase with a carc.state key: the function runs while
+ * the key holds a value and is passed by while it does not, for a string
+ * and an integer key (tests/scripts/wait-key.lua sets the keys turn by turn
+ * and fails the game on a call too many or one missing). */
+static void test_handlers_wait_for_state_key(void **state)
+{
+    (void)state;
+    play_script_games("wait-key.lua");
+}
+
+/* A key carc.state would refuse is refused at registration. */
+static void test_wait_key_checked(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *script, *needle;
+    } cases[] = {
+        {"carc.on('turn-start', function() end, '')", "carc.state keys are 1 to 23 characters"},
+        {"carc.on('turn-start', function() end, 'a-key-of-twenty-four-xxx')", "carc.state keys are 1 to 23 characters"},
+        {"carc.on('turn-start', function() end, '#1')", "do not start with '#'"},
+        {"carc.add_phase('p', 'after', 'place', function() return 'done' end, {})", "carc.state keys are strings or integers"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char err[512];
+        carc_rules *r = load_bag_script(cases[i].script, err, sizeof err);
+        if (r) fail_msg("loaded: %s", cases[i].script);
+        if (!strstr(err, cases[i].needle)) fail_msg("error '%s' does not say '%s'", err, cases[i].needle);
+    }
 }
 
 /* What phase_needs_tile_mark refuses, with the reason. */
@@ -357,6 +396,8 @@ int main(void)
         cmocka_unit_test(test_plugin_phase_asks_another_player),
         cmocka_unit_test(test_phase_runs_only_on_marked_tiles),
         cmocka_unit_test(test_phase_needs_tile_mark_checked),
+        cmocka_unit_test(test_handlers_wait_for_state_key),
+        cmocka_unit_test(test_wait_key_checked),
         cmocka_unit_test(test_plugin_options),
         cmocka_unit_test(test_c_and_lua_play_identical_games),
         cmocka_unit_test(test_clone_with_plugin_and_script_state),
