@@ -59,6 +59,15 @@ typedef struct alloc_block {
 
 _Static_assert(sizeof(alloc_block) == 16, "blocks keep malloc's 16-byte alignment");
 
+/* carc.option's answer for one key during games (OPTION_MEMO of them, by
+ * the key string's address). */
+#define OPTION_MEMO 8
+typedef struct option_memo {
+    size_t len;             /* 0: empty */
+    char text[40];          /* the key's bytes (longer keys are not kept) */
+    int value;
+} option_memo;
+
 typedef struct lua_host {
     lua_State *L;
     alloc_block blocks;     /* the list's head: every block the state holds */
@@ -87,6 +96,9 @@ typedef struct lua_host {
      * name's text is that very string, and an event key is found by
      * comparing pointers. */
     const char *key_text[24];
+    /* Options read in games: the rules are frozen once a game runs, so a
+     * key's value is looked up among the variant's options once. */
+    option_memo options[OPTION_MEMO];
     int type_ref[CARC_EV_COUNT]; /* the event names */
     /* Tables lent to the script for one call and refilled for the next: the
      * event, its award and option, the option of format and apply. One set
@@ -1289,7 +1301,29 @@ LOOKUP_FN(l_mark, mark)
 LOOKUP_FN(l_tile_mark, tile_mark)
 LOOKUP_FN(l_figure_kind, figure_kind)
 LOOKUP_FN(l_reason, reason)
-LOOKUP_FN(l_option, option)
+
+/* carc.option(key): in a game, the answer kept for the key's text if it is
+ * there (api_option compares the key with every option of the variant,
+ * about 1,200 instructions in all-expansions). */
+static int l_option(lua_State *L)
+{
+    CTX(L);
+    size_t len;
+    const char *key = luaL_checklstring(L, 1, &len);
+    option_memo *m = &host_of(L)->options[((uintptr_t)key >> 4) % OPTION_MEMO];
+    if (ctx->g && len > 0 && m->len == len && memcmp(m->text, key, len) == 0) {
+        lua_pushinteger(L, m->value);
+        return 1;
+    }
+    int value = API->option(ctx, key);
+    if (ctx->g && len > 0 && len < sizeof m->text) {
+        m->len = len;
+        memcpy(m->text, key, len);
+        m->value = value;
+    }
+    lua_pushinteger(L, value);
+    return 1;
+}
 
 static int l_option_int(lua_State *L)
 {

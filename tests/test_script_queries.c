@@ -141,6 +141,27 @@ static void test_award_figures_on_arguments_checked(void **state)
     expect_script_error("turn-start", "carc.award_figures_on(0, carc.AT_SEGMENT, 0, 1, 999)", "award_figures_on: no such reason");
 }
 
+/* carc.option in a game answers each key with its own value, also when
+ * more keys are read than it keeps answers for (tests/scripts/option-memo.lua
+ * fails the game on a wrong one). */
+static void test_option_answers_kept_by_key(void **state)
+{
+    (void)state;
+    char v[2048];
+    snprintf(v, sizeof v, "[variant]\nname = option-memo\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/option-memo.lua\n",
+             carc_data_dir());
+    FILE *f = fopen(VARIANT, "w");
+    assert_non_null(f);
+    fputs(v, f);
+    fclose(f);
+    char err[4096];
+    const char *set[] = {"option-memo.o3=77"};
+    carc_rules *r = carc_variant_load(VARIANT, set, 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    play_games(r, 3);
+    carc_rules_free(r);
+}
+
 /* carc.option finds a script's own option by its short name in the rules
  * of the game: two rules objects with the option set differently each read
  * their own, every turn. */
@@ -174,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_offer_walks_arguments_checked),
         cmocka_unit_test(test_offer_figures_arguments_checked),
         cmocka_unit_test(test_award_figures_on_arguments_checked),
+        cmocka_unit_test(test_option_answers_kept_by_key),
         cmocka_unit_test(test_option_values_kept_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
