@@ -184,12 +184,16 @@ static int g_gmatch(lua_State *L)
 }
 
 /* A function replacement of gsub runs once a match; a C function there
- * (string.rep, tostring ...) would do its work unseen by the instruction
- * count: each call is charged by the strings it gets. Upvalues: the
- * replacement, the charge function. */
+ * (string.rep, tostring, pcall ...) would do its work unseen by the
+ * instruction count: each call is charged by the strings it gets, and by
+ * what the call itself costs (LUA_GUARD_GSUB_C_CALL for a C function, whose
+ * work the count never sees: pcall of a string there builds an error
+ * message, about 200 ns, the time of some 60 instructions; a Lua
+ * function's instructions are counted, its call LUA_GUARD_GSUB_LUA_CALL).
+ * Upvalues: the replacement, the charge function, the call's charge. */
 static int g_gsub_repl(lua_State *L)
 {
-    double work = 1;
+    double work = lua_tonumber(L, lua_upvalueindex(3));
     for (int i = 1; i <= lua_gettop(L); i++) work += str_arg(L, i) / 16;
     charge(L, work);
     return call_original(L);
@@ -199,9 +203,11 @@ static int g_gsub(lua_State *L)
 {
     check_pattern(L, 0);
     if (lua_type(L, 3) == LUA_TFUNCTION) {
+        int call = lua_iscfunction(L, 3) ? LUA_GUARD_GSUB_C_CALL : LUA_GUARD_GSUB_LUA_CALL;
         lua_pushvalue(L, 3);
         lua_pushvalue(L, lua_upvalueindex(2));
-        lua_pushcclosure(L, g_gsub_repl, 2);
+        lua_pushinteger(L, call);
+        lua_pushcclosure(L, g_gsub_repl, 3);
         lua_replace(L, 3);
     }
     return call_original(L);

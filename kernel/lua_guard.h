@@ -15,6 +15,8 @@
 
 #define LUA_GUARD_PATTERN_STEPS 5e7  /* worst-case steps of one pattern match */
 #define LUA_GUARD_STEPS_PER_UNIT 128.0 /* worst-case pattern steps charged as one instruction */
+#define LUA_GUARD_GSUB_C_CALL 64     /* charge of each call of a C function given to gsub */
+#define LUA_GUARD_GSUB_LUA_CALL 8    /* ... of a Lua function (its instructions are counted too) */
 
 /* Charges work (in VM instructions) to the running call; raises an error
  * (does not return) when the budget or the time is used up. */
