@@ -245,7 +245,7 @@ local function busy(o)
   return S[KC[o]] ~= nil or S[KS[o]] ~= nil or S[KW[o]] ~= nil
 end
 
--- Called only while a robber is on the track (state key t): before that,
+-- Called only while a robber is on the track (state key t): while none is,
 -- carc passes the award by without calling into the script.
 carc.on("score-after", function(ev)
   local track = S.t
@@ -297,7 +297,7 @@ local function each_order(groups, n, fn)
   return false
 end
 
-carc.on("award-order", function(ev) -- only while a robber is on the track
+carc.on("award-order", function(ev) -- only while a robber is on the track (state key t)
   local track = S.t
   local p = ev.player
   local robbers = {}
