@@ -324,6 +324,15 @@ static void test_phase_runs_only_on_marked_tiles(void **state)
     play_script_games("bag-phase.lua");
 }
 
+/* A script that load_bag_script refuses, with an error that says needle. */
+static void expect_refused(const char *script, const char *needle)
+{
+    char err[512];
+    carc_rules *r = load_bag_script(script, err, sizeof err);
+    if (r) fail_msg("loaded: %s", script);
+    if (!strstr(err, needle)) fail_msg("error '%s' does not say '%s'", err, needle);
+}
+
 /* carc.on and carc.add_phase with a carc.state key: the function runs while
  * the key holds a value and is passed by while it does not, for a string
  * and an integer key (tests/scripts/wait-key.lua sets the keys turn by turn
@@ -346,12 +355,7 @@ static void test_wait_key_checked(void **state)
         {"carc.on('turn-start', function() end, '#1')", "do not start with '#'"},
         {"carc.add_phase('p', 'after', 'place', function() return 'done' end, {})", "carc.state keys are strings or integers"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char err[512];
-        carc_rules *r = load_bag_script(cases[i].script, err, sizeof err);
-        if (r) fail_msg("loaded: %s", cases[i].script);
-        if (!strstr(err, cases[i].needle)) fail_msg("error '%s' does not say '%s'", err, cases[i].needle);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) expect_refused(cases[i].script, cases[i].needle);
 }
 
 /* What phase_needs_tile_mark refuses, with the reason. */
@@ -368,12 +372,7 @@ static void test_phase_needs_tile_mark_checked(void **state)
          "carc.phase_needs_tile_mark('p', 7)",
          "no such tile mark"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char err[512];
-        carc_rules *r = load_bag_script(cases[i].script, err, sizeof err);
-        if (r) fail_msg("loaded: %s", cases[i].script);
-        if (!strstr(err, cases[i].needle)) fail_msg("error '%s' does not say '%s'", err, cases[i].needle);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) expect_refused(cases[i].script, cases[i].needle);
     /* During a game: registration is over. */
     char err[512];
     carc_rules *r = load_bag_script("local BAG = carc.define_tile_mark('bag')\n"

@@ -16,17 +16,20 @@
 
 #define VARIANT "/tmp/carc-fast-queries.ini"
 
-static carc_rules *load(const char *variant_text)
+/* Loads the variant of that text with n option overrides ("key=value"). */
+static carc_rules *load_with(const char *variant_text, const char *const *overrides, int n)
 {
     FILE *f = fopen(VARIANT, "w");
     assert_non_null(f);
     fputs(variant_text, f);
     fclose(f);
     char err[4096];
-    carc_rules *r = carc_variant_load(VARIANT, NULL, 0, err, sizeof err);
+    carc_rules *r = carc_variant_load(VARIANT, overrides, n, err, sizeof err);
     if (!r) fail_msg("%s", err);
     return r;
 }
+
+static carc_rules *load(const char *variant_text) { return load_with(variant_text, NULL, 0); }
 
 /* Plays random games to the end; each must finish (a mismatch fails it). */
 static void play_games(carc_rules *r, int games)
@@ -150,14 +153,8 @@ static void test_option_answers_kept_by_key(void **state)
     char v[2048];
     snprintf(v, sizeof v, "[variant]\nname = option-memo\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/option-memo.lua\n",
              carc_data_dir());
-    FILE *f = fopen(VARIANT, "w");
-    assert_non_null(f);
-    fputs(v, f);
-    fclose(f);
-    char err[4096];
     const char *set[] = {"option-memo.o3=77"};
-    carc_rules *r = carc_variant_load(VARIANT, set, 1, err, sizeof err);
-    if (!r) fail_msg("%s", err);
+    carc_rules *r = load_with(v, set, 1);
     play_games(r, 3);
     carc_rules_free(r);
 }
@@ -172,10 +169,8 @@ static void test_option_values_kept_per_rules(void **state)
     snprintf(v, sizeof v, "[variant]\nname = opt\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/option-each-turn.lua\n",
              carc_data_dir());
     carc_rules *a = load(v);
-    char err[4096];
     const char *five[] = {"option-each-turn.points=5"};
-    carc_rules *b = carc_variant_load(VARIANT, five, 1, err, sizeof err);
-    if (!b) fail_msg("%s", err);
+    carc_rules *b = load_with(v, five, 1);
     char buf[32];
     assert_string_equal(carc_rules_option(a, "option-each-turn.points", buf, sizeof buf), "2");
     assert_string_equal(carc_rules_option(b, "option-each-turn.points", buf, sizeof buf), "5");
