@@ -11,38 +11,17 @@
 
 #include "agents.h"
 #include "helpers.h"
+#include "play.h"
 
-/* Plays one game, mcts against random, writing the record; returns it. */
+/* Plays one game, the agent spec against random, writing the record;
+ * returns it. */
 static carc_game *play(const carc_rules *r, const char *variant, const char *spec, uint64_t seed,
                        carc_record_writer *w)
 {
-    char err[1024];
-    const char *names[] = {"A", "B"}, *agents[] = {spec, "random"};
-    carc_game *g = carc_game_new(r, 2, names, seed, err, sizeof err);
-    if (!g) fail_msg("%s: %s", variant, err);
-    agent *ag[2] = {agent_create(spec, seed, 0, err, sizeof err), agent_create("random", seed, 1, err, sizeof err)};
-    assert_non_null(ag[0]);
-    carc_writer_begin(w, variant, seed, 2, names, agents, NULL, 0);
-    char text[512];
-    for (;;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            carc_draw(g, -1);
-            carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-        } else {
-            agent *a = ag[carc_decision_player(g)];
-            int k = a->choose(a, g);
-            assert_true(k >= 0 && k < carc_option_count(g));
-            carc_option_text(g, k, text, sizeof text);
-            assert_int_equal(carc_choose(g, k), 0);
-        }
-        carc_writer_line(w, text);
-    }
-    agent_free(ag[0]);
-    agent_free(ag[1]);
-    return g;
+    static const char *const names[] = {"A", "B"};
+    const char *agents[] = {spec, "random"};
+    return play_game(r, &(play_spec){.players = 2, .seed = seed, .names = names, .seat_agents = agents,
+                                     .variant = variant, .record = w});
 }
 
 static void each_variant(const char *dir, const char *prefix)

@@ -14,6 +14,7 @@
 
 #include "core.h"
 #include "helpers.h"
+#include "play.h"
 #include "lua_host.h"
 #include "rng.h"
 
@@ -55,17 +56,11 @@ static void expect_load_error(const char *script, const char *needle)
 static int play(const carc_rules *r, uint64_t seed, carc_game **out)
 {
     char err[256];
-    carc_game *g = carc_game_new(r, 2, NULL, seed, err, sizeof err);
-    assert_non_null(g);
+    *out = carc_game_new(r, 2, NULL, seed, err, sizeof err);
+    assert_non_null(*out);
     carc_rng rng;
     carc_rng_seed(&rng, seed, 3);
-    int st;
-    while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-    }
-    *out = g;
-    return st;
+    return play_on(*out, &(play_spec){.seed = seed, .pick = play_pick_uniform, .pick_state = &rng, .may_fail = true});
 }
 
 static void expect_game_error(const char *script, const char *needle)
@@ -686,15 +681,8 @@ static void test_tries_do_not_share_a_turn_budget(void **state)
  * source's, whether the scratch held more entries or fewer. */
 static carc_game *state_store_game(const carc_rules *r, int turns)
 {
-    char err[256];
-    carc_game *g = carc_game_new(r, 2, NULL, 5, err, sizeof err);
-    assert_non_null(g);
-    while (carc_turn_number(g) < turns) {
-        int st = carc_advance(g);
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else if (st == CARC_NEED_CHOICE) carc_choose(g, 0);
-        else fail_msg("the game stopped early: %s", carc_game_error(g));
-    }
+    carc_game *g = play_game(r, &(play_spec){.seed = 5, .pick = play_pick_first, .until_turn = turns});
+    assert_int_equal(carc_turn_number(g), turns);
     return g;
 }
 

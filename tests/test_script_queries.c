@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "play.h"
 #include "rng.h"
 
 #define VARIANT "/tmp/carc-fast-queries.ini"
@@ -35,17 +36,11 @@ static carc_rules *load(const char *variant_text) { return load_with(variant_tex
 static void play_games(carc_rules *r, int games)
 {
     for (int seed = 1; seed <= games; seed++) {
-        char err[256];
-        carc_game *g = carc_game_new(r, 2 + seed % 3, NULL, (uint64_t)seed, err, sizeof err);
-        assert_non_null(g);
         carc_rng rng;
         carc_rng_seed(&rng, (uint64_t)seed, 3);
-        int st;
-        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-        }
-        if (st != CARC_FINISHED) fail_msg("seed %d: %s", seed, carc_game_error(g));
+        carc_game *g = play_game(r, &(play_spec){.players = 2 + seed % 3, .seed = (uint64_t)seed,
+                                                 .pick = play_pick_uniform, .pick_state = &rng});
+        assert_true(carc_is_finished(g));
         carc_game_free(g);
     }
 }
@@ -87,12 +82,7 @@ static void expect_script_error(const char *event, const char *handler_line, con
     char err[256];
     carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
     assert_non_null(g);
-    int st;
-    while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, 0);
-    }
-    assert_int_equal(st, CARC_FAILED);
+    assert_int_equal(play_on(g, &(play_spec){.seed = 1, .pick = play_pick_first, .may_fail = true}), CARC_FAILED);
     if (!strstr(carc_game_error(g), needle)) fail_msg("%s: error '%s' does not say '%s'", handler_line, carc_game_error(g), needle);
     carc_game_free(g);
     carc_rules_free(r);

@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "evaluator.h"
 #include "helpers.h"
+#include "play.h"
 #include "train.h"
 
 static int figure_index(const carc_rules *r, const char *name)
@@ -221,39 +222,16 @@ static void test_training_depends_only_on_its_seed(void **state)
 
 /* Plays `decisions` decisions (0: the whole game) with agent `spec` in
  * every seat; each answer must be one of the options. */
-static void play_with_n(const carc_rules *r, int players, const char *variant, const char *spec, int decisions)
+static void play_with_n(const carc_rules *r, int players, const char *spec, int decisions)
 {
-    char err[1024];
-    carc_game *g = carc_game_new(r, players, NULL, 11, err, sizeof err);
-    assert_non_null(g);
-    agent *ag[CARC_MAX_PLAYERS] = {0};
-    for (int p = 0; p < players; p++) {
-        ag[p] = agent_create(spec, 11, p, err, sizeof err);
-        assert_non_null(ag[p]);
-    }
-    for (int d = 0; decisions == 0 || d < decisions;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            carc_draw(g, -1);
-            continue;
-        }
-        agent *a = ag[carc_decision_player(g)];
-        int k = a->choose(a, g);
-        if (k < 0) fail_msg("%s, %s: %s", variant, spec, a->error);
-        assert_true(k < carc_option_count(g));
-        assert_int_equal(carc_choose(g, k), 0);
-        d++;
-    }
+    carc_game *g = play_game(r, &(play_spec){.players = players, .seed = 11, .agent = spec, .max_decisions = decisions});
     assert_true(decisions > 0 || carc_is_finished(g));
-    for (int p = 0; p < players; p++) agent_free(ag[p]);
     carc_game_free(g);
 }
 
-static void play_with(const carc_rules *r, const char *variant, const char *spec, int decisions)
+static void play_with(const carc_rules *r, const char *spec, int decisions)
 {
-    play_with_n(r, 2, variant, spec, decisions);
+    play_with_n(r, 2, spec, decisions);
 }
 
 static void test_shipped_weights_play_every_shipped_variant(void **state)
@@ -274,8 +252,8 @@ static void test_shipped_weights_play_every_shipped_variant(void **state)
         if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
         if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
         assert_string_equal(ev.variant, name);
-        play_with(r, name, "mcts:8it:trained", 0);
-        play_with(r, name, "greedy:trained", 12);
+        play_with(r, "mcts:8it:trained", 0);
+        play_with(r, "greedy:trained", 12);
         /* Weights for games of more players, where shipped. */
         for (int n = 3; n <= carc_rules_max_players(r); n++) {
             evaluator_path_for(name, n, path, sizeof path);
@@ -283,8 +261,8 @@ static void test_shipped_weights_play_every_shipped_variant(void **state)
             if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
             if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
             assert_int_equal(ev.players, n);
-            play_with_n(r, n, name, "mcts:8it:trained", 6);
-            play_with_n(r, n, name, "greedy:trained", 0);
+            play_with_n(r, n, "mcts:8it:trained", 6);
+            play_with_n(r, n, "greedy:trained", 0);
         }
         printf("trained bots played %s\n", name);
         carc_rules_free(r);
