@@ -31,34 +31,10 @@ static void print_json(const carc_game *g)
     printf("]}\n");
 }
 
-int cmd_replay(int argc, char **argv)
+static int run(const cli_args *a)
 {
-    bool json = false;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = true;
-        else if (strcmp(argv[i], "--allow-plugin-paths") == 0) carc_allow_plugin_paths(1);
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: carc replay [--json] [--allow-plugin-paths] FILE\n\n"
-                   "Replays a game record and prints the final board and scores, or with --json\n"
-                   "one JSON object: finished, players (name, score) and every scoring event\n"
-                   "(player, points, reason). A line that is not a legal option stops the replay\n"
-                   "with its file and line and the options that were legal there.\n"
-                   "--allow-plugin-paths: let the record's variant load C plugins from paths it\n"
-                   "gives (native code: only files you trust; docs/security.md).\n");
-            return 0;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "carc replay: unknown option '%s'\n", argv[i]);
-            return 2;
-        } else if (path) {
-            fprintf(stderr, "carc replay: one record at a time\n");
-            return 2;
-        } else path = argv[i];
-    }
-    if (!path) {
-        fprintf(stderr, "usage: carc replay [--json] [--allow-plugin-paths] FILE\n");
-        return 2;
-    }
+    bool json = cli_given(a, "--json");
+    const char *path = a->operands[0];
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
@@ -87,3 +63,22 @@ int cmd_replay(int argc, char **argv)
     carc_record_free(&rec);
     return rc < 0 ? 1 : 0;
 }
+
+static const cli_flag flags[] = {
+    FLAG_SWITCH("--json", "print one JSON object instead of the board"),
+    FLAG_ALLOW_PLUGIN_PATHS("the record's variant"),
+};
+
+const cli_command command_replay = {
+    .name = "replay",
+    .operands = "FILE",
+    .min_operands = 1,
+    .max_operands = 1,
+    .summary = "replay a game record; print the board and scores",
+    .about = "Replays a game record and prints the final board and scores, or with --json\n"
+             "one JSON object: finished, players (name, score) and every scoring event\n"
+             "(player, points, reason). A line that is not a legal option stops the replay\n"
+             "with its file and line and the options that were legal there.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};
