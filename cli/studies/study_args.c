@@ -111,7 +111,9 @@ int study_format(const study_flags *fl) { return fl->json ? REPORT_JSON : fl->cs
 /* An agent that did not parse: the closest names, or what a budget looks like. */
 void agent_error(const char *cmd, const char *spec, const char *err)
 {
-    static const char *const names[] = {"random", "greedy", "human", "mcts"};
+    const char *names[16];
+    int nnames = 0;
+    for (int k = 0; k < agent_nkinds && k < 16; k++) names[nnames++] = agent_kinds[k].name;
     char msg[1024], hint[200] = "";
     if (strncmp(spec, "mcts:", 5) == 0) {
         snprintf(msg, sizeof msg, "%s (mcts takes a budget :Nit, :Nms or :Ns: mcts:5000it, mcts:200ms, mcts:2s; "
@@ -119,9 +121,8 @@ void agent_error(const char *cmd, const char *spec, const char *err)
     } else {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-        bool known = false; /* a known agent whose arguments are wrong: no other name to suggest */
-        for (int i = 0; i < 4; i++) known |= strcmp(name, names[i]) == 0;
-        if (!known) carc_suggest(name, names, 4, hint, sizeof hint);
+        /* a known agent whose arguments are wrong: no other name to suggest */
+        if (!agent_kind_of(name)) carc_suggest(name, names, nnames, hint, sizeof hint);
         snprintf(msg, sizeof msg, "%s%s%s%s (`carc %s --help` lists the agents)", err, hint[0] ? ": did you mean " : "",
                  hint, hint[0] ? "?" : "", cmd);
     }
