@@ -25,28 +25,20 @@
 #include "inireader.h"
 #include "record.h"
 #include "render.h"
+#include "temp_files.h"
 
-#define DIR "/tmp/carc-test-limits"
-
-static char path_buf[8][600];
+static char path_buf[8][1024];
 static int path_next;
 
-/* A path under DIR (a few live at once). */
+/* A path in the program's temporary folder (a few live at once). */
 static const char *tmp_path(const char *name)
 {
-    char *p = path_buf[path_next++ % 8];
-    snprintf(p, 600, "%s-%d/%s", DIR, (int)getpid(), name);
-    return p;
+    return test_tmp_path(path_buf[path_next++ % 8], sizeof path_buf[0], name);
 }
 
 static const char *write_file(const char *name, const char *text)
 {
-    const char *p = tmp_path(name);
-    FILE *f = fopen(p, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return p;
+    return test_tmp_write(path_buf[path_next++ % 8], sizeof path_buf[0], name, text);
 }
 
 /* A growing text. */
@@ -134,23 +126,11 @@ static void record_refused(const char *path, const char *phrase)
 static const char TILE_HEADER[] = "[set]\nname = big\ntitle = big\n";
 static const char START_TILE[] = "[tile S]\ncount = 1\nedges = FFFF\nsegment = field N E S W\nmarks = start\n";
 
-static int setup(void **state)
-{
-    (void)state;
-    char d[600];
-    snprintf(d, sizeof d, "%s-%d", DIR, (int)getpid());
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", d, d);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s-%d'", DIR, (int)getpid());
     carc_allow_plugin_paths(0);
-    return system(cmd) == 0 ? 0 : -1;
+    return 0;
 }
 
 /* ---- INI files: size and line length --------------------------------------- */
@@ -829,5 +809,5 @@ int main(void)
         cmocka_unit_test(bot_budgets_capped),
         cmocka_unit_test(render_page_capped),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, NULL, teardown);
 }

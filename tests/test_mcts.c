@@ -24,8 +24,10 @@ static carc_game *play(const carc_rules *r, const char *variant, const char *spe
                                      .variant = variant, .record = w});
 }
 
-static void each_variant(const char *dir, const char *prefix)
+static void each_variant(const char *sub, const char *prefix)
 {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", carc_data_dir(), sub);
     DIR *d = opendir(dir);
     assert_non_null(d);
     for (struct dirent *e; (e = readdir(d));) {

@@ -11,6 +11,7 @@
 #include "core.h"
 #include "helpers.h"
 #include "play.h"
+#include "temp_files.h"
 #include "plugin.h"
 
 #define TRACE_HEADER(v) "carcassonne-record 1\nvariant tests/variants/" v ".ini\nseed 1\nplayer Red random\nplayer Blue random\n---\n"
@@ -210,8 +211,8 @@ static void write_variant(const char *path, const char *plugins_line)
 
 static void expect_load_error(const char *plugins_line, const char *needle)
 {
-    const char *path = "/tmp/carc-test-plugin-variant.ini";
-    write_variant(path, plugins_line);
+    char path[1024];
+    write_variant(test_tmp_path(path, sizeof path, "carc-test-plugin-variant.ini"), plugins_line);
     char err[2048];
     carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
     if (r) fail_msg("'%s' loaded but should not", plugins_line);
@@ -267,15 +268,12 @@ static void test_failed_init_leaves_no_trace(void **state)
 /* Writes a variant of the base and robbers tiles with one script (text). */
 static carc_rules *load_bag_script(const char *script_text, char *err, size_t errn)
 {
-    FILE *f = fopen("/tmp/carc-bag-phase.lua", "w");
-    assert_non_null(f);
-    fputs(script_text, f);
-    fclose(f);
-    f = fopen("/tmp/carc-bag-phase.ini", "w");
-    assert_non_null(f);
-    fputs("[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = /tmp/carc-bag-phase.lua\n", f);
-    fclose(f);
-    return carc_variant_load("/tmp/carc-bag-phase.ini", NULL, 0, err, errn);
+    char script[1024], variant[2048], path[1024];
+    test_tmp_write(script, sizeof script, "bag-phase.lua", script_text);
+    snprintf(variant, sizeof variant, "[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = %s\n",
+             script);
+    test_tmp_write(path, sizeof path, "bag-phase.ini", variant);
+    return carc_variant_load(path, NULL, 0, err, errn);
 }
 
 /* Plays 6 games of 2 to 4 players, choosing the (7k mod n)th option, with

@@ -17,16 +17,14 @@
 #include "play.h"
 #include "lua_host.h"
 #include "rng.h"
+#include "temp_files.h"
 
-/* Files of this process (test runs in parallel, by make check-asan or by
- * several people on one machine, must not share them). */
+/* Files in the program's temporary folder (a few live at once). */
 static const char *tmp_file(const char *name)
 {
-    static char paths[4][256];
+    static char paths[4][1024];
     static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "/tmp/carc-sandbox-%d-%s", (int)getpid(), name);
-    return p;
+    return test_tmp_path(paths[next++ % 4], sizeof paths[0], name);
 }
 
 #define VARIANT tmp_file("variant.ini")
@@ -34,9 +32,9 @@ static const char *tmp_file(const char *name)
 /* Loads base + one script; returns the rules or NULL with err set. */
 static carc_rules *load_script(const char *script, char *err, size_t errn)
 {
-    char cwd[512], path[1024];
+    char path[1024];
     if (script[0] == '/') snprintf(path, sizeof path, "%s", script);
-    else snprintf(path, sizeof path, "%s/tests/scripts/sandbox/%s", getcwd(cwd, sizeof cwd), script);
+    else snprintf(path, sizeof path, "%s/tests/scripts/sandbox/%s", carc_data_dir(), script);
     FILE *f = fopen(VARIANT, "w");
     assert_non_null(f);
     fprintf(f, "[variant]\nname = sandbox\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", path);
@@ -830,8 +828,5 @@ int main(void)
         cmocka_unit_test(test_pairs_next_sort_and_tostring_are_fixed),
         cmocka_unit_test(test_pairs_order_same_in_every_state),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    const char *files[] = {"variant.ini", "forbidden.lua", "binary.lua", "fifo.lua", "attack.lua"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(tmp_file(files[i]));
-    return failed;
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

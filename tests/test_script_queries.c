@@ -13,19 +13,15 @@
 
 #include "helpers.h"
 #include "play.h"
+#include "temp_files.h"
 #include "rng.h"
-
-#define VARIANT "/tmp/carc-fast-queries.ini"
 
 /* Loads the variant of that text with n option overrides ("key=value"). */
 static carc_rules *load_with(const char *variant_text, const char *const *overrides, int n)
 {
-    FILE *f = fopen(VARIANT, "w");
-    assert_non_null(f);
-    fputs(variant_text, f);
-    fclose(f);
-    char err[4096];
-    carc_rules *r = carc_variant_load(VARIANT, overrides, n, err, sizeof err);
+    char path[1024], err[4096];
+    test_tmp_write(path, sizeof path, "fast-queries.ini", variant_text);
+    carc_rules *r = carc_variant_load(path, overrides, n, err, sizeof err);
     if (!r) fail_msg("%s", err);
     return r;
 }
@@ -74,11 +70,11 @@ static void test_queries_with_neutral_figures(void **state)
  * with an error that says `needle`. */
 static void expect_script_error(const char *event, const char *handler_line, const char *needle)
 {
-    FILE *f = fopen("/tmp/carc-fast-bad.lua", "w");
-    assert_non_null(f);
-    fprintf(f, "carc.on('%s', function(ev)\n  %s\nend)\n", event, handler_line);
-    fclose(f);
-    carc_rules *r = load("[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = /tmp/carc-fast-bad.lua\n");
+    char script[1024], handler[1024], variant[2048];
+    snprintf(handler, sizeof handler, "carc.on('%s', function(ev)\n  %s\nend)\n", event, handler_line);
+    test_tmp_write(script, sizeof script, "fast-bad.lua", handler);
+    snprintf(variant, sizeof variant, "[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", script);
+    carc_rules *r = load(variant);
     char err[256];
     carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
     assert_non_null(g);

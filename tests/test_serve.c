@@ -25,9 +25,10 @@
 #include "helpers.h"
 #include "serve_http.h"
 #include "serve_registry.h"
+#include "temp_files.h"
 
 static int port;
-static char save_dir[256];
+static char save_dir[1100];
 
 typedef struct response {
     int status;
@@ -538,8 +539,7 @@ static void test_agents_are_the_commands_list(void **state)
 
 int main(void)
 {
-    snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
-    if (!mkdtemp(save_dir)) return 1;
+    test_tmp_subdir(save_dir, sizeof save_dir, "saves");
     char web[1200];
     snprintf(web, sizeof web, "%s/web", carc_data_dir());
     serve_config cfg = {"127.0.0.1", 0, web, save_dir, true};
@@ -561,8 +561,5 @@ int main(void)
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);
     registry_clear();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", save_dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", save_dir);
-    return rc;
+    return rc; /* the saves go with the temporary folder */
 }

@@ -17,6 +17,7 @@
 #include "helpers.h"
 #include "play.h"
 #include "train.h"
+#include "temp_files.h"
 
 static int figure_index(const carc_rules *r, const char *name)
 {
@@ -115,10 +116,8 @@ static void write_file(const char *path, const char *text)
 static void test_weights_file_errors_name_the_line(void **state)
 {
     (void)state;
-    char path[] = "/tmp/carc-weights-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    char path[1024];
+    test_tmp_write(path, sizeof path, "weights-errors.ini", "");
     evaluator e;
     char err[1024];
     write_file(path, "[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1 1\nheld.city = 0.5\n");
@@ -177,9 +176,8 @@ static void test_multiplayer_training_keeps_points_scored(void **state)
         if (strcmp(a->name[i], "score") == 0) score = i;
     assert_true(score >= 0);
     assert_true(a->early[score] == 1.0 && a->late[score] == 1.0);
-    char path[] = "/tmp/carc-weights-XXXXXX", err[1024];
-    int fd = mkstemp(path);
-    close(fd);
+    char path[1024], err[1024];
+    test_tmp_path(path, sizeof path, "weights-saved.ini");
     assert_int_equal(evaluator_save(a, path, err, sizeof err), 0);
     assert_int_equal(evaluator_load(b, path, err, sizeof err), 0);
     assert_int_equal(b->players, 3);
@@ -206,9 +204,8 @@ static void test_training_depends_only_on_its_seed(void **state)
     assert_true(a->sigma == b->sigma);
     assert_true(memcmp(a->early, c->early, sizeof a->early) != 0); /* another seed, other games */
     /* What it learned survives a save and a load. */
-    char path[] = "/tmp/carc-weights-XXXXXX", err[1024];
-    int fd = mkstemp(path);
-    close(fd);
+    char path[1024], err[1024];
+    test_tmp_path(path, sizeof path, "weights-saved.ini");
     assert_int_equal(evaluator_save(a, path, err, sizeof err), 0);
     assert_int_equal(evaluator_load(c, path, err, sizeof err), 0);
     assert_int_equal(c->nweights, a->nweights);
@@ -237,7 +234,9 @@ static void play_with(const carc_rules *r, const char *spec, int decisions)
 static void test_shipped_weights_play_every_shipped_variant(void **state)
 {
     (void)state;
-    DIR *d = opendir("variants");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
+    DIR *d = opendir(dir);
     assert_non_null(d);
     int variants = 0;
     for (struct dirent *e; (e = readdir(d));) {
