@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "agents.h"
+#include "commands.h"
 #include "helpers.h"
 #include "play.h"
 
@@ -24,8 +25,10 @@ static carc_game *play(const carc_rules *r, const char *variant, const char *spe
                                      .variant = variant, .record = w});
 }
 
-static void each_variant(const char *sub, const char *prefix)
+/* Plays every variant file of a folder; returns how many. */
+static int each_variant(const char *sub, const char *prefix)
 {
+    int played = 0;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", carc_data_dir(), sub);
     DIR *d = opendir(dir);
@@ -52,15 +55,23 @@ static void each_variant(const char *sub, const char *prefix)
         carc_writer_free(&w);
         carc_game_free(g);
         carc_rules_free(r);
+        played++;
     }
     closedir(d);
+    return played;
 }
 
+/* Every variant `carc variants` lists is played. */
 static void test_mcts_plays_every_shipped_variant(void **state)
 {
     (void)state;
-    each_variant("variants", "");
-    each_variant("variants/house", "house/");
+    int played = each_variant("variants", "") + each_variant("variants/house", "house/");
+    char dir[1024], *names[256];
+    snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
+    int listed = variant_names(dir, names, 256);
+    for (int i = 0; i < listed; i++) free(names[i]);
+    assert_true(listed >= 10);
+    assert_int_equal(played, listed);
 }
 
 static void test_mcts_deterministic_with_iteration_budget(void **state)
