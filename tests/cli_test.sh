@@ -71,9 +71,15 @@ check "sim --option farm-scoring=bogus is refused" nz "bogus" \
     "$CARC" sim --option farm-scoring=bogus --games 1
 check "sim --option nosuch-option=1 is refused" nz "unknown option" \
     "$CARC" sim --option nosuch-option=1 --games 1
-check "sim with an unknown flag is refused" nz "unknown argument '--frobnicate'" \
+check "sim with an unknown flag is refused" 2 "unknown flag '--frobnicate'" \
     "$CARC" sim --frobnicate 3 --games 1
 check "sim with an unknown flag last is refused" nz "--frobnicate" "$CARC" sim --games 1 --frobnicate
+check "sim --turn names the commands that take it" 2 "it is taken by: analyse, render" "$CARC" sim --turn 3
+check "train --shard names the commands that take it" 2 "it is taken by: sim, tournament, compare" \
+    "$CARC" train --shard 1/2 --out "$T/w.ini"
+check "an operand too many is bad usage" 2 "unexpected argument 'b.rec'" "$CARC" replay a.rec b.rec
+check "carc stats without merge is bad usage" 2 "usage: carc stats merge" "$CARC" stats
+check "carc analyze is carc analyse" 0 "usage: carc analyse" "$CARC" analyze --help
 check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 players" \
     "$CARC" sim --players random --games 1
 
