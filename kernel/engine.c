@@ -372,6 +372,19 @@ void carc_game_reseed_hidden(carc_game *g, uint64_t seed)
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
 }
 
+game_host_view game_host_view_of(const carc_game *g)
+{
+    return (game_host_view){g->serial, g->turn.number, g->in_end};
+}
+
+char *game_error_buffer(carc_game *g, size_t *n)
+{
+    *n = sizeof g->error;
+    return g->error;
+}
+
+bool game_failed(const carc_game *g) { return g->failed; }
+
 void carc_game_free(carc_game *g)
 {
     if (!g) return;
