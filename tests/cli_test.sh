@@ -88,8 +88,7 @@ check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 pla
 check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
 # docs/architecture.md's map matches the code: it names every file of
 # libcarc (kernel/, host/, formats/), and every function or field it names in
-# backquotes exists there or in cli/ (whose map it also draws), or is a test
-# program.
+# backquotes exists there or in cli/ (or is a test program).
 missing=
 for f in kernel/*.c host/*.c formats/*.c; do grep -q "\`${f#*/}\`" docs/architecture.md || missing="$missing $f"; done
 for w in $(grep -oE '`[a-z][a-z0-9_]*_[a-z0-9_]*`' docs/architecture.md | tr -d '`' | sort -u); do
