@@ -1,10 +1,11 @@
 #!/bin/sh
-# run_all.sh - what `make test` runs: every cmocka program given as an
-# argument, the scenario records (carc test), the command-line tests, the
-# composition tests and, with INSTALL_TEST=1, the install test. Every entry
-# runs even when one before it failed; the last line is "N passed, N
-# failed", after the failed entries' names. Exits 1 when any failed. The
-# cmocka programs find the test plugins on TEST_PLUGIN_PATH.
+# run_all.sh - what `make test` runs: the layer check (make check-layers),
+# every cmocka program given as an argument, the scenario records (carc
+# test), the command-line tests, the composition tests and, with
+# INSTALL_TEST=1, the install test. Every entry runs even when one before it
+# failed; the last line is "N passed, N failed", after the failed entries'
+# names. Exits 1 when any failed. The cmocka programs find the test plugins
+# on TEST_PLUGIN_PATH.
 #
 #   CARC=build/carc CARC_DATA=$PWD TEST_PLUGIN_PATH=build/tests/plugins \
 #       INSTALL_TEST=1 sh tests/run_all.sh build/tests/test_*
@@ -30,6 +31,8 @@ entry() {
     fi
 }
 
+entry "tests/check_layers.sh" sh "$CARC_DATA/tests/check_layers.sh" "$CARC_DATA"
+entry "tests/check_layers_test.sh" sh "$CARC_DATA/tests/check_layers_test.sh"
 for t in "$@"; do
     entry "$t" env CARC_PLUGIN_PATH="${TEST_PLUGIN_PATH:-}" "$t"
 done
