@@ -32,6 +32,7 @@ typedef struct response {
     int status;
     char *body;
     size_t len;
+    char head[2048]; /* the status line and headers */
 } response;
 
 /* One HTTP/1.0 exchange on a fresh connection; the raw request is built by
@@ -65,6 +66,7 @@ static response raw_exchange(const char *req, size_t reqlen)
     buf[len] = 0;
     sscanf(buf, "HTTP/1.%*d %d", &r.status);
     char *body = strstr(buf, "\r\n\r\n");
+    snprintf(r.head, sizeof r.head, "%.*s", body ? (int)(body - buf) : 0, buf);
     r.body = strdup(body ? body + 4 : "");
     r.len = strlen(r.body);
     free(buf);
@@ -497,6 +499,142 @@ static void test_composition(void **state)
     json_decref(end);
 }
 
+static json_t *get_state(const char *id)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    response r = http("GET", path, NULL);
+    if (r.status != 200) fprintf(stderr, "GET %s: %d %s\n", path, r.status, r.body);
+    assert_int_equal(r.status, 200);
+    json_t *j = body_json(&r);
+    free(r.body);
+    assert_non_null(j);
+    return j;
+}
+
+/* Text that is not UTF-8 is shown as text (Latin-1 read as Latin-1): a
+ * variant's title, a script's label and option texts, a record's player
+ * name; no 500, no error buffer left unset (docs/security.md). */
+static void test_text_not_utf8(void **state)
+{
+    (void)state;
+    response r = http("GET", "/api/variant?name=tests/variants/latin1.ini", NULL);
+    if (r.status != 200) fprintf(stderr, "variant: %d %s\n", r.status, r.body);
+    assert_int_equal(r.status, 200);
+    json_t *v = body_json(&r);
+    free(r.body);
+    assert_string_equal(json_string_value(json_object_get(v, "title")), "Caf\xc3\xa9 Carcassonne");
+    json_decref(v);
+
+    json_t *st = start_game("tests/variants/latin1.ini", "human", "human", 5);
+    json_t *d = json_object_get(st, "decision");
+    assert_string_equal(json_string_value(json_object_get(d, "label")), "caf\xc3\xa9");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(d, "options"), 0), "text")),
+                        "caf\xc3\xa9-1");
+    char id[24];
+    snprintf(id, sizeof id, "%s", game_id(st));
+    json_t *end = play_on(st, 3, 30);
+    assert_non_null(end);
+    json_decref(end);
+    json_t *again = get_state(id);
+    assert_record_replays_to(again);
+    json_decref(again);
+
+    /* a record whose first player is named in Latin-1, as serve --resume
+     * opens it */
+    const char *rec = "carcassonne-record 1\nvariant base\nseed 3\nplayer Jos\xe9 human\nplayer Bob greedy\n---\n";
+    char err[1024] = "", path[1200];
+    int status = 0;
+    registry_save_path(path, sizeof path, save_dir, "latin1");
+    serve_session *s = session_from_record("latin1.rec", rec, strlen(rec), path, err, sizeof err);
+    if (!s) fprintf(stderr, "%s\n", err);
+    assert_non_null(s);
+    json_t *opened = serve_open_game(s, NULL, err, sizeof err, &status);
+    assert_non_null(opened);
+    json_t *seat0 = json_array_get(json_object_get(opened, "players"), 0);
+    assert_string_equal(json_string_value(json_object_get(seat0, "name")), "Jos\xc3\xa9");
+    snprintf(id, sizeof id, "%s", game_id(opened));
+    json_decref(opened);
+    json_t *shown = get_state(id);
+    json_t *played = play_on(shown, 8, 6);
+    assert_non_null(played);
+    json_decref(played);
+}
+
+/* A seat's bot comes from the server's own list, and its weights by name
+ * from the data directory: no file a client names is opened, and nothing
+ * of one comes back (docs/security.md). */
+static void test_agents_from_the_list(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"greedy:eval=/etc/passwd", "greedy:eval=weights/base.ini",
+                                          "mcts:100it:eval=../weights/base", "greedy:eval=/dev/zero",
+                                          "greedy:eval=.hidden", "random:eval=base", "greedy:trained:bogus"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char *body = new_game_body("base", "human", refused[i], 1);
+        response r = http("POST", "/api/games", body);
+        free(body);
+        if (r.status != 400) fprintf(stderr, "%s: %d %s\n", refused[i], r.status, r.body);
+        assert_int_equal(r.status, 400);
+        assert_non_null(strstr(r.body, "\"error\""));
+        assert_null(strstr(r.body, "root")); /* no line of /etc/passwd */
+        assert_null(strstr(r.body, "cannot open"));
+        assert_null(strstr(r.body, "section"));
+        free(r.body);
+    }
+    /* a shipped weights file by its name plays */
+    json_t *st = start_game("base", "human", "greedy:eval=base", 2);
+    json_t *end = play_on(st, 4, 10);
+    assert_non_null(end);
+    assert_record_replays_to(end);
+    json_decref(end);
+    st = start_game("base", "mcts:50it:trained", "greedy:trained", 2);
+    json_decref(st);
+}
+
+/* Undo after the game ended is refused: the record of a finished game
+ * stays as it is. */
+static void test_undo_after_the_end(void **state)
+{
+    (void)state;
+    json_t *end = play_out(start_game("base", "human", "greedy", 51), 9);
+    assert_non_null(end);
+    assert_true(json_is_true(json_object_get(end, "finished")));
+    const char *save = json_string_value(json_object_get(end, "save"));
+    char *before = read_file(save), path[160];
+    snprintf(path, sizeof path, "/api/games/%s/undo", game_id(end));
+    assert_refused(http("POST", path, "{}"), 409, "over");
+    char *after = read_file(save);
+    assert_string_equal(before, after);
+    json_t *again = get_state(game_id(end));
+    assert_true(json_is_true(json_object_get(again, "finished")));
+    assert_int_equal(serial_of(again), serial_of(end));
+    free(before);
+    free(after);
+    json_decref(again);
+    json_decref(end);
+}
+
+/* No page of another site may frame ours: every response says so, the
+ * page's files, the API's answers and its refusals alike. */
+static void test_not_framed(void **state)
+{
+    (void)state;
+    static const char *const paths[] = {"/", "/carc.js", "/api/variants", "/api/nothing", "/../x"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        response r = http("GET", paths[i], NULL);
+        if (!strstr(r.head, "frame-ancestors 'none'") || !strstr(r.head, "X-Frame-Options: DENY"))
+            fprintf(stderr, "%s:\n%s\n", paths[i], r.head);
+        assert_non_null(strstr(r.head, "frame-ancestors 'none'"));
+        assert_non_null(strstr(r.head, "X-Frame-Options: DENY"));
+        free(r.body);
+    }
+    const char *rebind = "GET /api/variants HTTP/1.0\r\nHost: evil.example\r\n\r\n";
+    response r = raw_exchange(rebind, strlen(rebind));
+    assert_non_null(strstr(r.head, "X-Frame-Options: DENY"));
+    free(r.body);
+}
+
 int main(void)
 {
     snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
@@ -517,6 +655,10 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_text_not_utf8),
+        cmocka_unit_test(test_agents_from_the_list),
+        cmocka_unit_test(test_undo_after_the_end),
+        cmocka_unit_test(test_not_framed),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);

@@ -106,7 +106,7 @@ int cmd_analyse(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
         fprintf(stderr, "carc analyse: %s\n", err);

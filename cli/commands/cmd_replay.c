@@ -59,7 +59,7 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "usage: carc replay [--json] [--allow-plugin-paths] FILE\n");
         return 2;
     }
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
         term_error("carc replay", err);

@@ -67,7 +67,7 @@ int cmd_serve(int argc, char **argv)
         return 1;
     }
 
-    char err[8192], id[24] = "";
+    char err[8192] = "", id[24] = "";
     if (resume) {
         FILE *f = fopen(resume, "rb");
         char *text = NULL;
@@ -84,12 +84,14 @@ int cmd_serve(int argc, char **argv)
         }
         serve_session *s = session_from_record(resume, text, len, resume, err, sizeof err);
         free(text);
-        if (!s || registry_add(s, err, sizeof err) < 0) {
+        int status;
+        json_t *state = s ? serve_open_game(s, NULL, err, sizeof err, &status) : NULL;
+        if (!state) {
             term_error("carc serve", err);
-            session_free(s);
             return 1;
         }
-        snprintf(id, sizeof id, "%s", s->id);
+        snprintf(id, sizeof id, "%s", json_string_value(json_object_get(state, "id")));
+        json_decref(state);
     }
 
     /* The server's threads inherit the mask: the signals that stop it come

@@ -10,7 +10,7 @@
 
 static int check_one(const char *path)
 {
-    char err[1024];
+    char err[1024] = "";
     carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
     if (!r) {
         term_puts(stderr, err), fputc('\n', stderr);
@@ -105,7 +105,7 @@ int cmd_variants(int argc, char **argv)
     for (int i = 0; i < n; i++)
         if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
     for (int i = 0; i < n; i++) {
-        char err[1024];
+        char err[1024] = "";
         carc_rules *r = carc_variant_load(names[i], NULL, 0, err, sizeof err);
         if (r) {
             printf("%-*s  %s\n", width, names[i], carc_rules_title(r));
@@ -138,7 +138,7 @@ int cmd_variant(int argc, char **argv)
                                         "load C plugins from paths it gives (native code: only files you trust).\n");
         return help ? 0 : 2;
     }
-    char err[1024];
+    char err[1024] = "";
     carc_rules *r = carc_variant_load(argv[2], NULL, 0, err, sizeof err);
     if (!r) {
         term_error("carc variant", err);

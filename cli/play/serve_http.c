@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "json_text.h"
 #include "serve_registry.h"
 #include "serve_state.h"
 
@@ -57,12 +58,12 @@ static void reply_json(reply *r, int status, json_t *j)
 static void reply_error(reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void reply_error(reply *r, int status, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    reply_json(r, status, json_pack("{s:s}", "error", msg));
+    reply_json(r, status, json_pack("{s:o}", "error", json_text(msg))); /* messages quote files' text */
 }
 
 /* ---- the page's files ------------------------------------------------------------ */
@@ -180,9 +181,11 @@ static void list_variants(reply *r)
     int n = variant_names(dir, names, 256);
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
-        char err[512];
+        char err[512] = "";
         carc_rules *rules = carc_variant_load(names[i], NULL, 0, err, sizeof err);
-        if (rules) json_array_append_new(a, json_pack("{s:s, s:s}", "name", names[i], "title", carc_rules_title(rules)));
+        if (rules)
+            json_array_append_new(a, json_pack("{s:o, s:o}", "name", json_text(names[i]), "title",
+                                               json_text(carc_rules_title(rules))));
         carc_rules_free(rules);
         free(names[i]);
     }
@@ -195,9 +198,10 @@ static void describe_variant(reply *r, const char *name)
         reply_error(r, 400, "give ?name= a variant's name (letters, digits, - _ + / .; not a path)");
         return;
     }
-    char err[2048];
-    json_t *j = serve_variant_json(name, err, sizeof err);
-    if (!j) reply_error(r, 400, "%s", err);
+    char err[2048] = "";
+    int status = 400;
+    json_t *j = serve_variant_json(name, err, sizeof err, &status);
+    if (!j) reply_error(r, status, "%s", err);
     else reply_json(r, 200, j);
 }
 
@@ -218,17 +222,36 @@ static void reply_state(reply *r, int status, const serve_session *s)
     else reply_json(r, status, j);
 }
 
-static serve_session *add_game(reply *r, serve_session *s, const char *id)
+json_t *serve_open_game(serve_session *s, const char *id, char *err, size_t errn, int *status)
 {
-    char err[256];
-    snprintf(s->id, sizeof s->id, "%s", id);
-    if (registry_add(s, err, sizeof err) < 0) {
+    if (id) snprintf(s->id, sizeof s->id, "%s", id);
+    else registry_new_id(s->id, sizeof s->id);
+    /* The state first: a game the page could not be shown is neither saved
+     * nor served. */
+    json_t *state = serve_state_json(s);
+    *status = 500;
+    if (!state) snprintf(err, errn, "out of memory");
+    else if (session_save(s, err, errn) < 0) {
+        json_decref(state);
+        state = NULL;
+    } else if (registry_add(s, err, errn) < 0) {
         unlink(s->save);
-        session_free(s);
-        reply_error(r, 503, "%s", err);
-        return NULL;
+        json_decref(state);
+        state = NULL;
+        *status = 503;
     }
-    return registry_take(id);
+    if (!state) session_free(s);
+    return state;
+}
+
+/* A new game's reply: 201 and its state, or the reason it cannot be played. */
+static void add_game(reply *r, serve_session *s, const char *id)
+{
+    char err[1024] = "";
+    int status = 500;
+    json_t *state = serve_open_game(s, id, err, sizeof err, &status);
+    if (!state) reply_error(r, status, "%s", err);
+    else reply_json(r, 201, state);
 }
 
 static void new_game(reply *r, const serve_config *cfg, const request *q)
@@ -290,7 +313,7 @@ static void new_game(reply *r, const serve_config *cfg, const request *q)
         if (!int_field(r, j, "seed", 0, (long long)9007199254740991LL, &seed)) goto out;
         su.seed = (uint64_t)seed;
     } else su.seed = clock_seed();
-    char id[24], path[1200], err[4096];
+    char id[24], path[1200], err[4096] = "";
     registry_new_id(id, sizeof id);
     registry_save_path(path, sizeof path, cfg->save_dir, id);
     serve_session *s = session_new(&su, path, err, sizeof err);
@@ -298,10 +321,7 @@ static void new_game(reply *r, const serve_config *cfg, const request *q)
         reply_error(r, 400, "%s", err);
         goto out;
     }
-    if ((s = add_game(r, s, id))) {
-        reply_state(r, 201, s);
-        registry_give(s);
-    }
+    add_game(r, s, id);
 out:
     json_decref(j);
 }
@@ -313,16 +333,13 @@ static void load_game(reply *r, const serve_config *cfg, const request *q)
     if (!json_is_string(rec = json_object_get(j, "record"))) {
         reply_error(r, 400, "\"record\" must be the text of a game record");
     } else {
-        char id[24], path[1200], err[8192];
+        char id[24], path[1200], err[8192] = "";
         registry_new_id(id, sizeof id);
         registry_save_path(path, sizeof path, cfg->save_dir, id);
         serve_session *s = session_from_record("the loaded record", json_string_value(rec), json_string_length(rec),
                                                path, err, sizeof err);
         if (!s) reply_error(r, 400, "%s", err);
-        else if ((s = add_game(r, s, id))) {
-            reply_state(r, 201, s);
-            registry_give(s);
-        }
+        else add_game(r, s, id);
     }
     json_decref(j);
 }
@@ -461,8 +478,11 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r)
     MHD_add_response_header(resp, "Content-Type", r->type);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    /* no site may frame the page (a click on it could be a click on ours) */
     MHD_add_response_header(resp, "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
+                            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                            "frame-ancestors 'none'");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
     if (r->disposition[0]) MHD_add_response_header(resp, "Content-Disposition", r->disposition);
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #define SERVE_MAX_JSON_BODY (64 * 1024)
 #define SERVE_MAX_RECORD_BODY (4 * 1024 * 1024)
 
@@ -24,4 +26,13 @@ typedef struct serve_daemon serve_daemon;
 /* Starts serving on its own threads. NULL with err. *port receives the port. */
 serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t errn);
 void serve_stop(serve_daemon *d);
+
+struct serve_session;
+/* Opens a game made by session_new or session_from_record: gives it the id
+ * (a fresh one when id is NULL), builds its state, saves its record and adds
+ * it to the games served, in this order, so a game whose state cannot be
+ * built is neither saved nor served. The state (the caller decrefs it), or
+ * NULL with err and *status (500, or 503 when every game is in use); the
+ * session is the registry's, or freed on failure. */
+json_t *serve_open_game(struct serve_session *s, const char *id, char *err, size_t errn, int *status);
 #endif

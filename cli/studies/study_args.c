@@ -82,7 +82,7 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
             return -1;
         }
         for (int p = 0; p < n; p++) {
-            char err[256];
+            char err[256] = "";
             if (strcmp(parts[p], "human") == 0) {
                 fprintf(stderr, "carc %s: the human agent plays at the terminal, one game at a time: "
                                 "carc play --players human,greedy\n", cmd);
@@ -140,7 +140,7 @@ int study_format(const study_flags *fl) { return fl->json ? REPORT_JSON : fl->cs
 void agent_error(const char *cmd, const char *spec, const char *err)
 {
     static const char *const names[] = {"random", "greedy", "human", "mcts"};
-    char msg[1024], hint[200] = "";
+    char msg[1024] = "", hint[200] = "";
     if (strncmp(spec, "mcts:", 5) == 0) {
         snprintf(msg, sizeof msg, "%s (mcts takes a budget :Nit, :Nms or :Ns: mcts:5000it, mcts:200ms, mcts:2s; "
                                   "`carc %s --help` lists the agents)", err, cmd);
