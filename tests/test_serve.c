@@ -6,6 +6,7 @@
  * changes; undo; loading a record. The server runs in this process on a
  * free loopback port. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -324,7 +327,7 @@ static void test_hostile_requests(void **state)
                                      "Content-Length: 2\r\n\r\n{}"));
     assert_refused(r, 415, "application/json");
     const char *rebind = "GET /api/variants HTTP/1.0\r\nHost: evil.example:80\r\n\r\n";
-    assert_refused(raw_exchange(rebind, strlen(rebind)), 403, "127.0.0.1 only");
+    assert_refused(raw_exchange(rebind, strlen(rebind)), 403, "its own names");
     assert_refused(http("PUT", "/api/games", NULL), 405, "GET and POST");
     assert_refused(http("GET", "/api/nothing", NULL), 404, "no GET");
 
@@ -635,13 +638,237 @@ static void test_not_framed(void **state)
     free(r.body);
 }
 
+/* A second server of the test, on its own free loopback port; `port`
+ * points at it until the test puts the first one back. */
+static serve_daemon *second_server(serve_config *cfg, int *saved_port)
+{
+    static char web[1200];
+    snprintf(web, sizeof web, "%s/web", carc_data_dir());
+    cfg->listen = "127.0.0.1";
+    cfg->web_dir = web;
+    cfg->save_dir = save_dir;
+    char err[512] = "";
+    *saved_port = port;
+    serve_daemon *d = serve_start(cfg, &port, err, sizeof err);
+    if (!d) fprintf(stderr, "%s\n", err);
+    assert_non_null(d);
+    return d;
+}
+
+static response get_with(const char *path, const char *host, const char *extra)
+{
+    char req[1024];
+    snprintf(req, sizeof req, "GET %s HTTP/1.0\r\nHost: %s\r\n%s\r\n", path, host, extra);
+    return raw_exchange(req, strlen(req));
+}
+
+/* Who may use the server: the Host must name it (loopback names, its
+ * address, names allowed) in every mode, and a server that asks for a key
+ * answers its API to the key only, given by the cookie the page's address
+ * sets or by a bearer header. */
+static void test_host_and_key(void **state)
+{
+    (void)state;
+    static const char *const allowed[] = {"carc.example"};
+    const char *key = "00112233445566778899aabbccddeeff";
+    serve_config cfg = {.needs_key = true, .key = key, .allow_hosts = allowed, .nallow_hosts = 1};
+    int first;
+    serve_daemon *d = second_server(&cfg, &first);
+    char host[64], cookie[128], bearer[128];
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    snprintf(cookie, sizeof cookie, "Cookie: carc_key_%d=%s\r\n", port, key);
+    snprintf(bearer, sizeof bearer, "Authorization: Bearer %s\r\n", key);
+
+    /* no key, a wrong one, one a letter short: refused */
+    assert_refused(get_with("/api/variants", host, ""), 403, "key");
+    assert_refused(get_with("/api/variants", host, "Authorization: Bearer 00112233445566778899aabbccddeef0\r\n"),
+                   403, "key");
+    assert_refused(get_with("/api/variants", host, "Authorization: Bearer 00112233445566778899aabbccddeef\r\n"),
+                   403, "key");
+    assert_refused(get_with("/api/games/0123456789abcdef", host, ""), 403, "key");
+    /* the key by header or by cookie */
+    response r = get_with("/api/variants", host, bearer);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = get_with("/api/variants", host, cookie);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    /* the page's address with the key sets the cookie and opens the page
+     * without it; a wrong key in it is refused */
+    char path[128];
+    snprintf(path, sizeof path, "/?key=%s", key);
+    r = get_with(path, host, "");
+    assert_int_equal(r.status, 303);
+    char expect[128];
+    snprintf(expect, sizeof expect, "Set-Cookie: carc_key_%d=%s; Path=/; HttpOnly; SameSite=Strict", port, key);
+    assert_non_null(strstr(r.head, expect));
+    assert_non_null(strstr(r.head, "Location: /\r"));
+    free(r.body);
+    assert_refused(get_with("/?key=ffffffffffffffffffffffffffffffff", host, ""), 403, "not this server's key");
+    r = get_with("/", host, ""); /* the page itself is no secret */
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    /* names: a rebinding name is refused even with the key; an allowed
+     * name and localhost pass; a port not ours is refused */
+    assert_refused(get_with("/api/variants", "evil.example", bearer), 403, "its own names");
+    assert_refused(get_with("/", "evil.example", ""), 403, "its own names");
+    assert_refused(get_with("/api/variants", "127.0.0.1.evil.example", bearer), 403, "its own names");
+    snprintf(host, sizeof host, "carc.example:%d", port);
+    r = get_with("/api/variants", host, bearer);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = get_with("/api/variants", "LOCALHOST", bearer);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    snprintf(host, sizeof host, "carc.example:%d", port + 1);
+    assert_refused(get_with("/api/variants", host, bearer), 403, "its own names");
+    serve_stop(d);
+    port = first;
+
+    /* a loopback server asks for no key, but checks the names as well */
+    serve_config local = {0};
+    d = second_server(&local, &first);
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    r = get_with("/api/variants", host, "");
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    assert_refused(get_with("/api/variants", "evil.example", ""), 403, "its own names");
+    assert_refused(get_with("/?key=00112233445566778899aabbccddeeff", host, ""), 403, "not this server's key");
+    serve_stop(d);
+    port = first;
+}
+
+/* A connection from `source` (a loopback address) to the server. */
+static int connect_from(const char *source)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in from = {0}, to = {0};
+    from.sin_family = to.sin_family = AF_INET;
+    inet_pton(AF_INET, source, &from.sin_addr);
+    to.sin_port = htons((uint16_t)port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&from, sizeof from) < 0 ||
+        connect(fd, (struct sockaddr *)&to, sizeof to) < 0) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Sends the first `fast` bytes of `req` at once, then the rest a byte at a
+ * time, 0.1 s apart (never idle long enough for the idle timeout), until
+ * the server answers or closes, or 6 s pass. What came back (status 0 when
+ * nothing), and in *took the seconds it took. */
+static response trickle(const char *req, size_t fast, double *took)
+{
+    response r = {0};
+    int fd = connect_from("127.0.0.1");
+    assert_true(fd >= 0);
+    struct timeval tv = {0, 100 * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    double t0 = seconds_now();
+    char buf[4096];
+    size_t len = 0, sent = 0, n = strlen(req);
+    bool over = false;
+    while (sent < fast) {
+        ssize_t k = send(fd, req + sent, fast - sent, MSG_NOSIGNAL);
+        assert_true(k > 0);
+        sent += (size_t)k;
+    }
+    while (!over && seconds_now() - t0 < 6) {
+        if (sent < n && send(fd, req + sent, 1, MSG_NOSIGNAL) == 1) sent++;
+        ssize_t k = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        if (k > 0) len += (size_t)k;
+        else if (k == 0) over = true;
+    }
+    *took = seconds_now() - t0;
+    close(fd);
+    buf[len] = 0;
+    sscanf(buf, "HTTP/1.%*d %d", &r.status);
+    char *body = strstr(buf, "\r\n\r\n");
+    r.body = strdup(body ? body + 4 : "");
+    return r;
+}
+
+/* Slow clients hold no one out: 200 connections from one address that send
+ * nothing leave room for others (at most `per_address` of them are taken),
+ * and a request whose headers or body trickle in is answered 408 and closed
+ * at its deadline. */
+static void test_slow_clients(void **state)
+{
+    (void)state;
+    serve_config cfg = {.header_seconds = 1, .body_seconds = 1, .per_address = 16};
+    int first;
+    serve_daemon *d = second_server(&cfg, &first);
+    enum { SLOW = 200 };
+    int fds[SLOW], held = 0;
+    for (int i = 0; i < SLOW; i++) {
+        fds[i] = connect_from("127.0.0.2");
+        if (fds[i] >= 0) send(fds[i], "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", 34, MSG_NOSIGNAL);
+    }
+    /* another address is served at once */
+    double t0 = seconds_now();
+    response r = http("GET", "/api/variants", NULL);
+    assert_int_equal(r.status, 200);
+    assert_true(seconds_now() - t0 < 1);
+    free(r.body);
+    /* of the 200, at most 16 were kept; the others were closed */
+    for (int i = 0; i < SLOW; i++) {
+        char c;
+        struct timeval tv = {0, 1000};
+        if (fds[i] < 0) continue;
+        setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        if (recv(fds[i], &c, 1, 0) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) held++; /* still open */
+    }
+    if (held > 16) fprintf(stderr, "%d slow connections from one address held\n", held);
+    assert_true(held <= 16);
+    for (int i = 0; i < SLOW; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    /* headers a byte at a time: 408 at about the deadline */
+    double took;
+    char req[256];
+    snprintf(req, sizeof req, "GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: %s\r\n\r\n", port,
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    r = trickle(req, 0, &took);
+    if (r.status != 408) fprintf(stderr, "slow headers: %d after %.1f s: %s\n", r.status, took, r.body);
+    assert_int_equal(r.status, 408);
+    assert_non_null(strstr(r.body, "headers took longer than 1 s"));
+    assert_true(took < 3);
+    free(r.body);
+    /* a body a byte at a time: the same */
+    snprintf(req, sizeof req,
+             "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+             "Content-Length: 100\r\n\r\n{\"variant\": \"base\", \"seats\": [{\"name\": \"A\", \"agent\": \"human\"}, "
+             "{\"name\": \"B\", \"agent\": \"human\"}]}     ",
+             port);
+    r = trickle(req, (size_t)(strstr(req, "\r\n\r\n") + 4 - req), &took);
+    if (r.status != 408) fprintf(stderr, "slow body: %d after %.1f s: %s\n", r.status, took, r.body);
+    assert_int_equal(r.status, 408);
+    assert_non_null(strstr(r.body, "body took longer than 1 s"));
+    assert_true(took < 3);
+    free(r.body);
+    /* the server serves on */
+    r = http("GET", "/api/variants", NULL);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    serve_stop(d);
+    port = first;
+}
+
 int main(void)
 {
     snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
     if (!mkdtemp(save_dir)) return 1;
     char web[1200];
     snprintf(web, sizeof web, "%s/web", carc_data_dir());
-    serve_config cfg = {"127.0.0.1", 0, web, save_dir, true};
+    serve_config cfg = {.listen = "127.0.0.1", .web_dir = web, .save_dir = save_dir};
     char err[512];
     serve_daemon *d = serve_start(&cfg, &port, err, sizeof err);
     if (!d) {
@@ -659,6 +886,8 @@ int main(void)
         cmocka_unit_test(test_agents_from_the_list),
         cmocka_unit_test(test_undo_after_the_end),
         cmocka_unit_test(test_not_framed),
+        cmocka_unit_test(test_host_and_key),
+        cmocka_unit_test(test_slow_clients),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);

@@ -8,19 +8,24 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "serve_access.h"
 #include "serve_http.h"
 #include "serve_registry.h"
 #include "term_text.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: carc serve [--port N] [--listen ADDRESS] [--save-dir DIR] [--resume FILE]\n\n"
+    fprintf(f, "usage: carc serve [--port N] [--listen ADDRESS] [--allow-host NAME]... [--save-dir DIR]\n"
+               "                  [--resume FILE]\n\n"
                "Plays carc in the browser: starts a web server on this machine and prints\n"
                "the address to open. Any variant, any seats (you, friends at the same\n"
                "screen, bots); each game's record is saved after every move.\n"
                "  --port N          the port (default 8017; 0: any free port)\n"
                "  --listen ADDRESS  bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
-               "                    network of this machine; anyone who reaches it can play)\n"
+               "                    network of this machine); beyond this machine the API asks\n"
+               "                    for a key, part of the address carc serve prints\n"
+               "  --allow-host NAME a name of this machine the browser may use for it, besides\n"
+               "                    localhost and its addresses (repeatable)\n"
                "  --save-dir DIR    where new games' records go (default: the current folder,\n"
                "                    as carc-ID.rec)\n"
                "  --resume FILE     open a saved game; it goes on saving to FILE\n"
@@ -29,8 +34,8 @@ static void usage(FILE *f)
 
 int cmd_serve(int argc, char **argv)
 {
-    serve_config cfg = {"127.0.0.1", 8017, NULL, ".", true};
-    const char *resume = NULL;
+    serve_config cfg = {.listen = "127.0.0.1", .port = 8017, .save_dir = "."};
+    const char *resume = NULL, *allow[ACCESS_MAX_HOSTS];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -43,9 +48,13 @@ int cmd_serve(int argc, char **argv)
         }
         if (strcmp(a, "--port") == 0) {
             if (!arg_int("serve", a, v, 0, 65535, &cfg.port)) return 2;
-        } else if (strcmp(a, "--listen") == 0) {
-            cfg.listen = v;
-            cfg.loopback_only = false;
+        } else if (strcmp(a, "--listen") == 0) cfg.listen = v;
+        else if (strcmp(a, "--allow-host") == 0) {
+            if (cfg.nallow_hosts == ACCESS_MAX_HOSTS) {
+                fprintf(stderr, "carc serve: at most %d --allow-host\n", ACCESS_MAX_HOSTS);
+                return 2;
+            }
+            allow[cfg.nallow_hosts++] = v;
         } else if (strcmp(a, "--save-dir") == 0) cfg.save_dir = v;
         else if (strcmp(a, "--resume") == 0) resume = v;
         else {
@@ -54,6 +63,9 @@ int cmd_serve(int argc, char **argv)
         }
         i++;
     }
+    cfg.allow_hosts = allow;
+    /* only this machine reaches a loopback address; beyond it, the key */
+    cfg.needs_key = !access_is_loopback(cfg.listen);
     struct stat st;
     if (stat(cfg.save_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "carc serve: --save-dir %s is not a folder\n", cfg.save_dir);
@@ -110,11 +122,15 @@ int cmd_serve(int argc, char **argv)
         registry_clear();
         return 1;
     }
-    if (cfg.loopback_only) printf("carc serve: open http://127.0.0.1:%d/%s%s\n", port, *id ? "#game=" : "", id);
-    else
-        printf("carc serve: listening on %s port %d, not only on this machine: anyone who can reach it can play "
-               "and read the games; open http://%s:%d/%s%s\n",
-               cfg.listen, port, strchr(cfg.listen, ':') ? "[::1]" : cfg.listen, port, *id ? "#game=" : "", id);
+    const char *key = serve_key(d);
+    bool v6 = strchr(cfg.listen, ':') != NULL;
+    if (!key)
+        printf("carc serve: open http://%s%s%s:%d/%s%s\n", v6 ? "[" : "", cfg.listen, v6 ? "]" : "", port,
+               *id ? "#game=" : "", id);
+    else /* the key is in the address: this line is the only place it is written */
+        printf("carc serve: listening on %s port %d, not only on this machine: whoever has the address below "
+               "(with its key) can play and read the games; open http://%s%s%s:%d/?key=%s%s%s\n",
+               cfg.listen, port, v6 ? "[" : "", cfg.listen, v6 ? "]" : "", port, key, *id ? "#game=" : "", id);
     printf("carc serve: records are saved in %s; Ctrl-C stops the server\n", cfg.save_dir);
     fflush(stdout);
     int sig = 0;

@@ -18,13 +18,17 @@
 
 #include "commands.h"
 #include "json_text.h"
+#include "serve_access.h"
 #include "serve_registry.h"
 #include "serve_state.h"
+#include "serve_watch.h"
 
 struct serve_daemon {
     struct MHD_Daemon *mhd;
     serve_config cfg;
     int port;
+    serve_access *access;
+    serve_watch *watch;
 };
 
 /* One request: its body as it arrives, up to its limit. */
@@ -40,6 +44,8 @@ typedef struct reply {
     size_t len;
     const char *type;
     char disposition[160];
+    char location[160];   /* a redirect's target */
+    char cookie[160];     /* Set-Cookie */
 } reply;
 
 static void reply_json(reply *r, int status, json_t *j)
@@ -80,6 +86,28 @@ static const char *content_type(const char *name)
     for (size_t i = 0; dot && i < sizeof types / sizeof *types; i++)
         if (strcmp(dot, types[i][0]) == 0) return types[i][1];
     return NULL;
+}
+
+/* The page's address with ?key=KEY: the key becomes a cookie and the page
+ * is opened again without it, so it stays out of the address bar, the
+ * history and any link. The cookie goes to this server's pages only
+ * (SameSite=Strict: a request another site makes carries none). */
+static bool key_in_address(reply *r, const serve_daemon *d, const char *url, const char *key)
+{
+    if (!key) return false;
+    if (!access_key_known(d->access, key)) {
+        reply_error(r, 403, "that is not this server's key: open the address carc serve printed when it started");
+        return true;
+    }
+    char name[40];
+    access_cookie_name(name, sizeof name, d->port);
+    snprintf(r->cookie, sizeof r->cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict", name, key);
+    snprintf(r->location, sizeof r->location, "%.100s", url);
+    r->status = 303;
+    r->type = "text/plain; charset=utf-8";
+    r->body = strdup("");
+    r->len = 0;
+    return true;
 }
 
 /* A file of the web folder by its plain name: letters, digits, '-', '_' and
@@ -420,9 +448,10 @@ static void game_route(reply *r, const char *rest, bool post, const request *q)
     registry_give(s);
 }
 
-static void route(reply *r, const serve_config *cfg, struct MHD_Connection *c, const char *url, const char *method,
+static void route(reply *r, const serve_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
                   const request *q)
 {
+    const serve_config *cfg = &d->cfg;
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
     if (!get && !post) {
         reply_error(r, 405, "%.20s is not used here (GET and POST)", method);
@@ -436,6 +465,7 @@ static void route(reply *r, const serve_config *cfg, struct MHD_Connection *c, c
         }
     }
     if (strncmp(url, "/api/", 5) != 0) {
+        if (get && key_in_address(r, d, url, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key"))) return;
         if (get) static_file(r, cfg, url);
         else reply_error(r, 405, "POST goes to /api/...");
         return;
@@ -451,25 +481,34 @@ static void route(reply *r, const serve_config *cfg, struct MHD_Connection *c, c
     else reply_error(r, 404, "no %s %.80s in the API (docs/serve.md)", method, url);
 }
 
-/* Without --listen only this machine's names may be in the Host header: a
- * page elsewhere that renames itself to 127.0.0.1 (DNS rebinding) cannot
- * drive the games. */
-static bool host_ok(const serve_daemon *d, struct MHD_Connection *c)
+/* The connection's deadlines (serve_watch.h). */
+static watch_conn *conn_watch(struct MHD_Connection *c)
 {
-    if (!d->cfg.loopback_only) return true;
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-    if (!host) return false;
-    static const char *const names[] = {"127.0.0.1", "localhost", "[::1]"};
-    for (size_t i = 0; i < 3; i++) {
-        size_t n = strlen(names[i]);
-        if (strncmp(host, names[i], n) == 0 && (host[n] == 0 || (host[n] == ':' && atoi(host + n + 1) == d->port)))
-            return true;
-    }
-    return false;
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r)
+/* Who may ask (serve_access.h): the Host names this server, and a request
+ * of the API holds a key when the server asks for one. A refusal, or NULL. */
+static const char *refusal(const serve_daemon *d, struct MHD_Connection *c, const char *url)
 {
+    if (!access_host_ok(d->access, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"), d->port))
+        return "this server answers requests addressed to its own names only (localhost, its address; more with "
+               "carc serve --allow-host NAME): a page of another site cannot drive it";
+    if (strncmp(url, "/api/", 5) != 0) return NULL;
+    char name[40];
+    access_cookie_name(name, sizeof name, d->port);
+    serve_caller who = access_caller(d->access, MHD_lookup_connection_value(c, MHD_COOKIE_KIND, name),
+                                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"));
+    if (who.scope == ACCESS_NOTHING)
+        return "this server asks for its key: open the address carc serve printed when it started (it ends in "
+               "?key=...), or send the header Authorization: Bearer KEY";
+    return NULL;
+}
+
+static enum MHD_Result send_reply(const serve_daemon *d, struct MHD_Connection *c, reply *r)
+{
+    watch_enter(d->watch, conn_watch(c), WATCH_REPLY);
     struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
         free(r->body);
@@ -484,6 +523,8 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r)
                             "frame-ancestors 'none'");
     MHD_add_response_header(resp, "X-Frame-Options", "DENY");
     if (r->disposition[0]) MHD_add_response_header(resp, "Content-Disposition", r->disposition);
+    if (r->location[0]) MHD_add_response_header(resp, "Location", r->location);
+    if (r->cookie[0]) MHD_add_response_header(resp, "Set-Cookie", r->cookie);
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -501,13 +542,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (!q) return MHD_NO;
         *ctx = q;
         q->limit = strcmp(url, "/api/load") == 0 ? SERVE_MAX_RECORD_BODY : SERVE_MAX_JSON_BODY;
+        watch_enter(d->watch, conn_watch(c), WATCH_BODY);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (!host_ok(d, c)) reply_error(&r, 403, "this server answers requests for 127.0.0.1 only");
+        const char *no = refusal(d, c, url);
+        if (no) reply_error(&r, 403, "%s", no);
         else if (cl && strtoull(cl, NULL, 10) > q->limit)
             reply_error(&r, 413, "the body is larger than %zu bytes", q->limit);
         else return MHD_YES;
         q->too_big = true; /* answered: the rest of the body is dropped */
-        return send_reply(c, &r);
+        return send_reply(d, c, &r);
     }
     if (*upload_size) {
         if (!q->too_big && q->len + *upload_size <= q->limit) {
@@ -525,19 +568,45 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_size = 0;
         return MHD_YES;
     }
+    watch_enter(d->watch, conn_watch(c), WATCH_WORKING);
     if (q->too_big) reply_error(&r, 413, "the body is larger than %zu bytes", q->limit);
-    else route(&r, &d->cfg, c, url, method, q);
-    return send_reply(c, &r);
+    else route(&r, d, c, url, method, q);
+    return send_reply(d, c, &r);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_RequestTerminationCode code)
 {
-    (void)cls, (void)c, (void)code;
+    serve_daemon *d = cls;
+    (void)code;
+    watch_enter(d->watch, conn_watch(c), WATCH_HEADERS); /* the next request's */
     request *q = *ctx;
     if (q) free(q->body);
     free(q);
     *ctx = NULL;
 }
+
+/* Each connection is watched from its start to its end (serve_watch.h). */
+static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
+{
+    serve_daemon *d = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = i ? watch_open(d->watch, i->connect_fd) : NULL;
+    } else {
+        watch_close(d->watch, *socket_context);
+        *socket_context = NULL;
+    }
+}
+
+static void daemon_free(serve_daemon *d)
+{
+    watch_stop(d->watch);
+    access_free(d->access);
+    free(d);
+}
+
+const char *serve_key(const serve_daemon *d) { return access_server_key(d->access); }
 
 serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t errn)
 {
@@ -547,10 +616,24 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
         return NULL;
     }
     d->cfg = *cfg;
+    d->access = access_new(cfg->listen, cfg->allow_hosts, cfg->nallow_hosts, cfg->needs_key && !cfg->key, err, errn);
+    if (!d->access || (cfg->key && access_add_server_key(d->access, cfg->key) < 0)) {
+        if (d->access) snprintf(err, errn, "the key must be %d hex digits", ACCESS_KEY_CHARS);
+        daemon_free(d);
+        return NULL;
+    }
+    watch_deadlines dl = {cfg->header_seconds > 0 ? cfg->header_seconds : SERVE_HEADER_SECONDS,
+                          cfg->body_seconds > 0 ? cfg->body_seconds : SERVE_BODY_SECONDS,
+                          cfg->reply_seconds > 0 ? cfg->reply_seconds : SERVE_REPLY_SECONDS};
+    if (!(d->watch = watch_start(&dl, err, errn))) {
+        daemon_free(d);
+        return NULL;
+    }
     struct sockaddr_in a4 = {0};
     struct sockaddr_in6 a6 = {0};
     struct sockaddr *sa;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    /* a thread for each connection: a bot's move holds only its own */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
     if (inet_pton(AF_INET, cfg->listen, &a4.sin_addr) == 1) {
         a4.sin_family = AF_INET;
         a4.sin_port = htons((uint16_t)cfg->port);
@@ -562,18 +645,21 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
         flags |= MHD_USE_IPv6;
     } else {
         snprintf(err, errn, "'%s' is not an IPv4 or IPv6 address", cfg->listen);
-        free(d);
+        daemon_free(d);
         return NULL;
     }
     d->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, handle, d, MHD_OPTION_SOCK_ADDR, sa,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)200, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                              (unsigned)0, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024), MHD_OPTION_NOTIFY_COMPLETED,
-                              completed, d, MHD_OPTION_END);
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                              cfg->per_address ? cfg->per_address : (unsigned)SERVE_MAX_PER_ADDRESS,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_SECONDS,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_MAX_HEADER_BYTES,
+                              MHD_OPTION_NOTIFY_COMPLETED, completed, d, MHD_OPTION_NOTIFY_CONNECTION,
+                              connection_event, d, MHD_OPTION_END);
     if (!d->mhd) {
         snprintf(err, errn, "cannot listen on %s port %d (%s)", cfg->listen, cfg->port,
                  errno ? strerror(errno) : "in use, or not an address of this machine");
-        free(d);
+        daemon_free(d);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d->mhd, MHD_DAEMON_INFO_BIND_PORT);
@@ -585,6 +671,6 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
 void serve_stop(serve_daemon *d)
 {
     if (!d) return;
-    MHD_stop_daemon(d->mhd);
-    free(d);
+    MHD_stop_daemon(d->mhd); /* every connection closed: the watch goes after */
+    daemon_free(d);
 }
