@@ -13,56 +13,19 @@
 #include "serve_registry.h"
 #include "term_text.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc serve [--port N] [--listen ADDRESS] [--allow-host NAME]... [--save-dir DIR]\n"
-               "                  [--resume FILE]\n\n"
-               "Plays carc in the browser: starts a web server on this machine and prints\n"
-               "the address to open. Any variant, any seats (you, friends at the same\n"
-               "screen, bots); each game's record is saved after every move.\n"
-               "  --port N          the port (default 8017; 0: any free port)\n"
-               "  --listen ADDRESS  bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
-               "                    network of this machine); beyond this machine the API asks\n"
-               "                    for a key, part of the address carc serve prints\n"
-               "  --allow-host NAME a name of this machine the browser may use for it, besides\n"
-               "                    localhost and its addresses (repeatable)\n"
-               "  --save-dir DIR    where new games' records go (default: the current folder,\n"
-               "                    as carc-ID.rec)\n"
-               "  --resume FILE     open a saved game; it goes on saving to FILE\n"
-               "Stop it with Ctrl-C. docs/serve.md describes the page and the JSON API.\n");
-}
-
-int cmd_serve(int argc, char **argv)
+static int run(const cli_args *a)
 {
     serve_config cfg = {.listen = "127.0.0.1", .port = 8017, .save_dir = "."};
-    const char *resume = NULL, *allow[ACCESS_MAX_HOSTS];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (!v) {
-            fprintf(stderr, "carc serve: %s needs a value (or is unknown; see carc serve --help)\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--port") == 0) {
-            if (!arg_int("serve", a, v, 0, 65535, &cfg.port)) return 2;
-        } else if (strcmp(a, "--listen") == 0) cfg.listen = v;
-        else if (strcmp(a, "--allow-host") == 0) {
-            if (cfg.nallow_hosts == ACCESS_MAX_HOSTS) {
-                fprintf(stderr, "carc serve: at most %d --allow-host\n", ACCESS_MAX_HOSTS);
-                return 2;
-            }
-            allow[cfg.nallow_hosts++] = v;
-        } else if (strcmp(a, "--save-dir") == 0) cfg.save_dir = v;
-        else if (strcmp(a, "--resume") == 0) resume = v;
-        else {
-            fprintf(stderr, "carc serve: unknown argument '%s' (see carc serve --help)\n", a);
-            return 2;
-        }
-        i++;
+    cfg.port = cli_int(a, "--port", cfg.port);
+    cfg.listen = cli_text(a, "--listen", cfg.listen);
+    cfg.save_dir = cli_text(a, "--save-dir", cfg.save_dir);
+    const char *resume = cli_text(a, "--resume", NULL), *allow[ACCESS_MAX_HOSTS];
+    cfg.nallow_hosts = cli_count(a, "--allow-host");
+    if (cfg.nallow_hosts > ACCESS_MAX_HOSTS) {
+        fprintf(stderr, "carc serve: at most %d --allow-host\n", ACCESS_MAX_HOSTS);
+        return 2;
     }
+    for (int k = 0; k < cfg.nallow_hosts; k++) allow[k] = cli_nth(a, "--allow-host", k);
     cfg.allow_hosts = allow;
     /* only this machine reaches a loopback address; beyond it, the key */
     cfg.needs_key = !access_is_loopback(cfg.listen);
@@ -140,3 +103,27 @@ int cmd_serve(int argc, char **argv)
     printf("carc serve: stopped\n");
     return 0;
 }
+
+static const cli_flag flags[] = {
+    FLAG_INT("--port", "N", 0, 65535, "the port (default 8017; 0: any free port)"),
+    FLAG_TEXT("--listen", "ADDRESS", "bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
+                                     "network of this machine); beyond this machine the API asks\n"
+                                     "for a key, part of the address carc serve prints"),
+    FLAG_TEXTS("--allow-host", "NAME", "a name of this machine the browser may use for it, besides\n"
+                                       "localhost and its addresses (repeatable)"),
+    FLAG_TEXT("--save-dir", "DIR", "where new games' records go (default: the current folder,\n"
+                                   "as carc-ID.rec)"),
+    FLAG_TEXT("--resume", "FILE", "open a saved game; it goes on saving to FILE"),
+};
+
+const cli_command command_serve = {
+    .name = "serve",
+    .max_operands = 0,
+    .summary = "play in the browser: a local web server for any variant and seats",
+    .about = "Plays carc in the browser: starts a web server on this machine and prints\n"
+             "the address to open. Any variant, any seats (you, friends at the same\n"
+             "screen, bots); each game's record is saved after every move.\n"
+             "Stop it with Ctrl-C. docs/serve.md describes the page and the JSON API.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};
