@@ -768,6 +768,10 @@ else
 fi
 kill "$SERVE_PID" 2>/dev/null
 wait "$SERVE_PID" 2>/dev/null
+# Text that is not UTF-8 goes into JSON as UTF-8 (json_text.h): a player
+# named in Latin-1.
+printf 'carcassonne-record 1\nvariant base\nseed 3\nplayer Jos\351 greedy\nplayer Bob greedy\n---\n' >"$T/latin1.rec"
+check "carc replay --json writes a Latin-1 name as UTF-8" 0 '"name": "José"' "$CARC" replay --json "$T/latin1.rec"
 check "carc serve --allow-host that is no host name is refused" 1 "not a host name" "$CARC" serve --port 0 --allow-host 'a b/c'
 # --resume: the record's game is served, and saved back to the same file.
 $LIMIT "$CARC" sim --games 1 --players greedy,greedy --seed 4 --records "$T/serve-rec" >/dev/null 2>&1
