@@ -36,6 +36,7 @@ typedef struct request {
     char *body;
     size_t len, cap, limit;
     bool too_big;
+    bool headers_in;      /* the handler has seen the headers */
 } request;
 
 typedef struct reply {
@@ -528,12 +529,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
     serve_daemon *d = cls;
     (void)version;
-    request *q = *ctx;
+    request *q = *ctx; /* made when the request's first line came in (request_begun) */
     reply r = {0};
-    if (!q) { /* the headers are in: check them before any body */
-        q = calloc(1, sizeof *q);
-        if (!q) return MHD_NO;
-        *ctx = q;
+    if (!q) return MHD_NO; /* out of memory: the connection is closed */
+    if (!q->headers_in) { /* the headers are in: check them before any body */
+        q->headers_in = true;
         q->limit = strcmp(url, "/api/load") == 0 ? SERVE_MAX_RECORD_BODY : SERVE_MAX_JSON_BODY;
         watch_enter(d->watch, conn_watch(c), WATCH_BODY);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
@@ -571,11 +571,21 @@ static void completed(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_
 {
     serve_daemon *d = cls;
     (void)code;
-    watch_enter(d->watch, conn_watch(c), WATCH_HEADERS); /* the next request's */
+    watch_enter(d->watch, conn_watch(c), WATCH_IDLE); /* until the next request */
     request *q = *ctx;
     if (q) free(q->body);
     free(q);
     *ctx = NULL;
+}
+
+/* A request's first line is in: its state, and its headers' deadline now
+ * answers 408 (serve_watch.h). */
+static void *request_begun(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    serve_daemon *d = cls;
+    (void)uri;
+    watch_request_begun(d->watch, conn_watch(c));
+    return calloc(1, sizeof(request));
 }
 
 /* Each connection is watched from its start to its end (serve_watch.h). */
@@ -648,7 +658,7 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_SECONDS,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_MAX_HEADER_BYTES,
                               MHD_OPTION_NOTIFY_COMPLETED, completed, d, MHD_OPTION_NOTIFY_CONNECTION,
-                              connection_event, d, MHD_OPTION_END);
+                              connection_event, d, MHD_OPTION_URI_LOG_CALLBACK, request_begun, d, MHD_OPTION_END);
     if (!d->mhd) {
         snprintf(err, errn, "cannot listen on %s port %d (%s)", cfg->listen, cfg->port,
                  errno ? strerror(errno) : "in use, or not an address of this machine");

@@ -65,7 +65,7 @@ static void *watch_main(void *arg)
     while (!w->stopping) {
         double t = now();
         for (watch_conn *c = w->head; c; c = c->next) {
-            double limit = c->phase == WATCH_HEADERS ? w->d.headers
+            double limit = c->phase == WATCH_IDLE || c->phase == WATCH_HEADERS ? w->d.headers
                            : c->phase == WATCH_BODY  ? w->d.body
                            : c->phase == WATCH_REPLY ? w->d.reply
                                                      : 0;
@@ -120,7 +120,7 @@ watch_conn *watch_open(serve_watch *w, int fd)
     watch_conn *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->fd = fd;
-    c->phase = WATCH_HEADERS;
+    c->phase = WATCH_IDLE;
     c->since = now();
     pthread_mutex_lock(&w->lock);
     c->next = w->head;
@@ -147,5 +147,13 @@ void watch_enter(serve_watch *w, watch_conn *c, watch_phase p)
     pthread_mutex_lock(&w->lock);
     c->phase = p;
     c->since = now();
+    pthread_mutex_unlock(&w->lock);
+}
+
+void watch_request_begun(serve_watch *w, watch_conn *c)
+{
+    if (!c) return;
+    pthread_mutex_lock(&w->lock);
+    if (c->phase == WATCH_IDLE) c->phase = WATCH_HEADERS;
     pthread_mutex_unlock(&w->lock);
 }

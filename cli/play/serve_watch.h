@@ -4,14 +4,17 @@
  * watched by one thread, in phases, and closed when a phase outlasts its
  * deadline: the request's headers (also the wait for the next request on a
  * kept-alive connection), its body, and the sending of the reply. The work
- * between (a bot's move) has none. A connection closed in the headers or
- * the body is answered 408 first, with a message saying which deadline. */
+ * between (a bot's move) has none. A connection closed once its request
+ * has begun, in the headers or the body, is answered 408 first, with a
+ * message saying which deadline; an idle one is closed without a word, as
+ * a browser expects of a connection it keeps for later. */
 #ifndef CARC_SERVE_WATCH_H
 #define CARC_SERVE_WATCH_H
 #include <stddef.h>
 
 typedef enum watch_phase {
-    WATCH_HEADERS, /* from the connection, or the end of its last request, to its request's headers */
+    WATCH_IDLE,    /* from the connection, or the end of its last request, to the next request's first line */
+    WATCH_HEADERS, /* then to the end of its headers: the two together have the headers' deadline */
     WATCH_BODY,    /* the request's body */
     WATCH_WORKING, /* the server answers: no deadline */
     WATCH_REPLY,   /* the reply is being sent */
@@ -30,7 +33,7 @@ serve_watch *watch_start(const watch_deadlines *d, char *err, size_t errn);
  * closed (after MHD_stop_daemon). */
 void watch_stop(serve_watch *w);
 
-/* A new connection on socket fd, in WATCH_HEADERS; NULL when out of memory
+/* A new connection on socket fd, in WATCH_IDLE; NULL when out of memory
  * (it is then not watched). The caller owns fd and must watch_close the
  * connection before closing fd. */
 watch_conn *watch_open(serve_watch *w, int fd);
@@ -38,4 +41,7 @@ watch_conn *watch_open(serve_watch *w, int fd);
 void watch_close(serve_watch *w, watch_conn *c);
 /* The connection enters a phase; its deadline counts from now. */
 void watch_enter(serve_watch *w, watch_conn *c, watch_phase p);
+/* A request's first line came in: WATCH_HEADERS, its deadline counting on
+ * from when the connection went idle. */
+void watch_request_begun(serve_watch *w, watch_conn *c);
 #endif
