@@ -553,7 +553,7 @@ static void test_text_not_utf8(void **state)
     serve_session *s = session_from_record("latin1.rec", rec, strlen(rec), path, err, sizeof err);
     if (!s) fprintf(stderr, "%s\n", err);
     assert_non_null(s);
-    json_t *opened = serve_open_game(s, NULL, err, sizeof err, &status);
+    json_t *opened = serve_open_game(s, NULL, true, err, sizeof err, &status);
     assert_non_null(opened);
     json_t *seat0 = json_array_get(json_object_get(opened, "players"), 0);
     assert_string_equal(json_string_value(json_object_get(seat0, "name")), "Jos\xc3\xa9");

@@ -60,7 +60,7 @@ static int run(const cli_args *a)
         serve_session *s = session_from_record(resume, text, len, resume, err, sizeof err);
         free(text);
         int status;
-        json_t *state = s ? serve_open_game(s, NULL, err, sizeof err, &status) : NULL;
+        json_t *state = s ? serve_open_game(s, NULL, false, err, sizeof err, &status) : NULL;
         if (!state) {
             term_error("carc serve", err);
             return 1;

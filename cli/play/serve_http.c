@@ -244,7 +244,7 @@ static void reply_state(reply *r, int status, const serve_session *s)
     else reply_json(r, status, j);
 }
 
-json_t *serve_open_game(serve_session *s, const char *id, char *err, size_t errn, int *status)
+json_t *serve_open_game(serve_session *s, const char *id, bool new_file, char *err, size_t errn, int *status)
 {
     if (id) snprintf(s->id, sizeof s->id, "%s", id);
     else registry_new_id(s->id, sizeof s->id);
@@ -257,7 +257,7 @@ json_t *serve_open_game(serve_session *s, const char *id, char *err, size_t errn
         json_decref(state);
         state = NULL;
     } else if (registry_add(s, err, errn) < 0) {
-        unlink(s->save);
+        if (new_file) unlink(s->save); /* a record resumed stays */
         json_decref(state);
         state = NULL;
         *status = 503;
@@ -271,7 +271,7 @@ static void add_game(reply *r, serve_session *s, const char *id)
 {
     char err[1024] = "";
     int status = 500;
-    json_t *state = serve_open_game(s, id, err, sizeof err, &status);
+    json_t *state = serve_open_game(s, id, true, err, sizeof err, &status);
     if (!state) reply_error(r, status, "%s", err);
     else reply_json(r, 201, state);
 }

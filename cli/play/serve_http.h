@@ -49,8 +49,11 @@ struct serve_session;
 /* Opens a game made by session_new or session_from_record: gives it the id
  * (a fresh one when id is NULL), builds its state, saves its record and adds
  * it to the games served, in this order, so a game whose state cannot be
- * built is neither saved nor served. The state (the caller decrefs it), or
- * NULL with err and *status (500, or 503 when every game is in use); the
+ * built is neither saved nor served. new_file: the record's file is the
+ * game's own, made here (removed again when the game cannot be served);
+ * false for a record resumed. The state (the caller decrefs it), or NULL
+ * with err and *status (500, or 503 when every game is in use); the
  * session is the registry's, or freed on failure. */
-json_t *serve_open_game(struct serve_session *s, const char *id, char *err, size_t errn, int *status);
+json_t *serve_open_game(struct serve_session *s, const char *id, bool new_file, char *err, size_t errn,
+                        int *status);
 #endif
