@@ -26,6 +26,7 @@
 
 #include "agents.h"
 #include "helpers.h"
+#include "json_text.h"
 #include "serve_http.h"
 #include "serve_registry.h"
 
@@ -909,6 +910,40 @@ static void test_agents_are_the_commands_list(void **state)
     json_decref(j);
 }
 
+/* The one conversion of text to valid UTF-8 (json_text.h): valid text
+ * unchanged; each byte of anything else (Latin-1, overlong forms,
+ * surrogates, code points past U+10FFFF, cut sequences) read as Latin-1
+ * from 0xA0, else as U+FFFD. */
+static void test_text_utf8_conversion(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"plain ASCII", "plain ASCII"},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x82\xa1", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x82\xa1"},
+        {"Jos\xe9", "Jos\xc3\xa9"},
+        {"\xff\xa0", "\xc3\xbf\xc2\xa0"},
+        {"a\x80" "b\x9f", "a\xef\xbf\xbd" "b\xef\xbf\xbd"},
+        {"\xc0\xaf", "\xc3\x80\xc2\xaf"},                            /* overlong '/' */
+        {"\xed\xa0\x80", "\xc3\xad\xc2\xa0\xef\xbf\xbd"},           /* a surrogate */
+        {"\xf4\x90\x80\x80", "\xc3\xb4\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* past U+10FFFF */
+        {"cut \xe2\x82", "cut \xc3\xa2\xef\xbf\xbd"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out = text_utf8(cases[i][0]);
+        assert_non_null(out);
+        assert_string_equal(out, cases[i][1]);
+        json_t *j = json_text(cases[i][0]); /* jansson takes it: it is valid UTF-8 */
+        assert_non_null(j);
+        assert_string_equal(json_string_value(j), cases[i][1]);
+        json_decref(j);
+        free(out);
+    }
+    json_t *j = json_text(NULL);
+    assert_string_equal(json_string_value(j), "");
+    json_decref(j);
+}
+
 int main(void)
 {
     snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
@@ -929,6 +964,7 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_text_utf8_conversion),
         cmocka_unit_test(test_text_not_utf8),
         cmocka_unit_test(test_agents_from_the_list),
         cmocka_unit_test(test_undo_after_the_end),

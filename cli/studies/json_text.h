@@ -10,11 +10,11 @@
 
 #include <jansson.h>
 
-/* s as valid UTF-8: valid sequences are kept; every other byte is read as
- * Latin-1 (0xA0..0xFF become U+00A0..U+00FF, so a name saved in Latin-1
- * reads right) or becomes U+FFFD (0x80..0x9F, overlong forms, surrogates,
- * sequences cut short). A new string the caller frees; NULL only when out
- * of memory. */
+/* s as valid UTF-8: valid sequences are kept; every byte of anything else
+ * (Latin-1 text, overlong forms, surrogates, sequences cut short) on its
+ * own: 0xA0..0xFF read as Latin-1 (U+00A0..U+00FF, so a name saved in
+ * Latin-1 reads right), 0x80..0x9F as U+FFFD. A new string the caller
+ * frees; NULL only when out of memory. */
 char *text_utf8(const char *s);
 
 /* A new jansson string of s made valid UTF-8 (text_utf8); NULL only when
