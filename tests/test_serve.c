@@ -270,6 +270,11 @@ static void test_hostile_requests(void **state)
                    400, "one word");
     assert_refused(http("POST", "/api/load", "{\"record\": \"carcassonne-record 1\\nvariant base\\n\"}"), 400,
                    "the loaded record");
+    /* `end` while the turn's action is pending (records.md: between two turns) */
+    assert_refused(http("POST", "/api/load",
+                        "{\"record\": \"carcassonne-record 1\\nvariant base\\nseed 1\\nplayer Red human\\n"
+                        "player Blue human\\n---\\ndraw base:E\\nplace 0,-1 r180\\nend\\n\"}"),
+                   400, "between two turns");
     /* unknown ids, out-of-range options, stale and misplaced moves */
     assert_refused(http("GET", "/api/games/0123456789abcdef", NULL), 404, "no game");
     assert_refused(http("GET", "/api/games/..%2f..%2fetc", NULL), 404, "no game");
