@@ -125,17 +125,51 @@ A C plugin is a shared object exporting one function:
 
     int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);
 
-It fills `desc` (and keeps `api` for later calls) and returns 0; it must not
-call the API there. The kernel checks desc->api_version, then calls
-desc->init(ctx), the only place where the plugin may register handlers,
-phases, kinds, figures, marks, reasons, options and its state. If init
-returns non-zero everything it registered is undone and the object unloaded.
+It fills `desc` and returns 0; it must not call the API there. `api` is the
+same for every rules object of the process, so a static variable may keep
+it; nothing else of a plugin may live in statics: one process may load the
+plugin into several rules objects at once (carc serve holds one per game),
+each with its own ids (see set_plugin_data). The kernel checks
+desc->api_version, then calls desc->init(ctx) once per rules object, the
+only place where the plugin may register handlers, phases, kinds, figures,
+marks, reasons, options, its state and its data. If init returns non-zero
+everything it registered is undone (its data freed) and the object
+unloaded.
 
-Every later call receives a carc_ctx*: the game and the plugin it is for.
-The carc_api struct only grows at its end; api->size says how much of it
-this kernel has. */
+Every later call receives a carc_ctx*: the rules, the game (none in init
+and rules_ready) and the plugin it is for.
 
-#define CARC_API_VERSION 2
+VERSIONS. The carc_api struct only grows at its end: each version adds
+members after the last ones and never moves or removes any, and each
+growth raises CARC_API_VERSION. Each member's version is the section it
+stands in:
+    1  on ... user_data
+    2  define_figure_kind ... feature_borders; the events FEATURE_MAJORITY
+       and AWARD_ORDER
+    3  figure_next_on_tile, offer_walks, phase_needs_tile_mark,
+       offer_figures, award_figures_on (added while the kernel still said
+       version 2: a kernel saying 2 may or may not have them);
+       set_plugin_data, plugin_data, set_rules_ready
+A kernel refuses a plugin whose desc->api_version is above its own, so a
+plugin that sets CARC_API_VERSION may call every member of this header. A
+plugin that also wants to load into older kernels sets the oldest version
+it needs and tests each newer member with CARC_API_HAS(api, member) before
+calling it (api->version alone cannot tell for the members of version 3:
+see above).
+
+Adding version N: raise CARC_API_VERSION to N; put the new members at the
+struct's end under a line "API version N", each with its comment; add them
+to the list above, to the kernel's table in api.c (whose static assertions
+pin where each earlier version ends: add one for version N - 1) and to
+docs/plugin-guide.md (section 3, Versions; section 7 marks each function
+"(version N)"). New events go before CARC_EV_COUNT, numbered after the
+existing ones. */
+
+#define CARC_API_VERSION 3
+
+/* Whether the kernel running the plugin has carc_api member `member`. */
+#define CARC_API_HAS(api, member) \
+    ((api)->size >= offsetof(carc_api, member) + sizeof((api)->member))
 
 typedef struct carc_ctx carc_ctx;
 
@@ -306,8 +340,7 @@ typedef struct carc_api {
      * phase running now (NULL elsewhere). */
     void *(*user_data)(carc_ctx *ctx);
 
-    /* ---- API version 2: everything below is present when
-     * api->size >= offsetof(carc_api, <member>) + sizeof(void *) -------- */
+    /* ---- API version 2 -------------------------------------------------- */
 
     /* -- figures as data -- */
     /* A figure kind with its flags, strength and the kinds it stands on (init
@@ -358,6 +391,9 @@ typedef struct carc_api {
      * up to max ids into cities; returns how many there are, -1 for a
      * feature that is not a field. */
     int (*feature_borders)(carc_ctx *ctx, int field, int *cities, int max);
+
+    /* ---- API version 3 (the first five were added while the kernel still
+     * said version 2: test them with CARC_API_HAS on older kernels) ---- */
 
     /* -- figures on a tile -- */
     /* The first figure standing on placed tile `tile` (on one of its
@@ -411,6 +447,30 @@ typedef struct carc_api {
      * error. The Ark's point per follower on each tile it enters is one call
      * a tile. */
     int (*award_figures_on)(carc_ctx *ctx, int tile, int where, uint32_t kinds, int points, int reason);
+
+    /* -- the plugin's own data in these rules -- */
+    /* Keeps `data` as this plugin's pointer in the rules being loaded
+     * (init only, once): the ids it looked up, tables it built, whatever
+     * belongs to these rules rather than to one game. Every later call for
+     * these rules finds it with plugin_data. free_data (may be NULL) is
+     * called with it when the rules are freed, or when init fails after
+     * this call. The rules' games may run in several threads at once
+     * (carc sim --jobs, carc serve), all reading the data: write it only in
+     * init and rules_ready; what changes during a game belongs in
+     * set_state. 0, or -1 and an error. */
+    int (*set_plugin_data)(carc_ctx *ctx, void *data, void (*free_data)(void *data));
+    /* This plugin's pointer in the rules the call is for (init, rules_ready,
+     * handlers, phases, option functions, game_init), or NULL if it set
+     * none. Valid until the rules are freed. */
+    void *(*plugin_data)(carc_ctx *ctx);
+    /* ready(ctx) runs once the rules are complete (init only, once): every
+     * plugin, script and tile set loaded, every option set. The names that
+     * modules loaded later define (tile sets' marks, a script's figure kind)
+     * are known there, and the options keep their values from then on:
+     * look them up into the plugin's data. No game exists yet and nothing
+     * may be registered. ready returns 0, or non-zero to refuse the rules
+     * (with fail() or any refused call's error as the reason). */
+    int (*set_rules_ready)(carc_ctx *ctx, int (*ready)(carc_ctx *ctx));
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */
