@@ -502,6 +502,43 @@ static void test_composition(void **state)
     json_decref(end);
 }
 
+static bool finished(json_t *st) { return json_is_true(json_object_get(st, "finished")); }
+
+/* Whether the state's score breakdown has points of `reason`. */
+static bool has_reason(json_t *st, const char *reason)
+{
+    json_t *reasons = json_object_get(json_object_get(st, "breakdown"), "reasons");
+    for (size_t i = 0; i < json_array_size(reasons); i++) {
+        const char *name = json_string_value(json_array_get(reasons, i));
+        if (name && strcmp(name, reason) == 0) return true;
+    }
+    return false;
+}
+
+/* Two games of different compositions at once, each with its own rules
+ * object in this process: road-closer's reason has another id in each
+ * (inns-cathedrals defines two reasons before it). Played move by move in
+ * turn, both reach their end with road-closer points, and replay to the
+ * scores the server showed. */
+static void test_compositions_side_by_side(void **state)
+{
+    (void)state;
+    json_t *a = start_game("house/road-closer", "human", "human", 51);
+    json_t *b = start_game("inns-cathedrals+house/road-closer", "human", "human", 52);
+    unsigned sa = 3, sb = 4;
+    while (!finished(a) || !finished(b)) {
+        if (!finished(a)) assert_non_null(a = play_on(a, sa++, 1));
+        if (!finished(b)) assert_non_null(b = play_on(b, sb++, 1));
+    }
+    json_t *both[] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(json_string_value(json_object_get(both[i], "failed")), "");
+        if (!has_reason(both[i], "road-closer")) fail_msg("game %d: no road-closer points", i);
+        assert_record_replays_to(both[i]);
+        json_decref(both[i]);
+    }
+}
+
 int main(void)
 {
     snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
@@ -522,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_compositions_side_by_side),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);
