@@ -2,6 +2,7 @@
  * C plugin and its Lua twin playing identical games, plugin state cloned with
  * the game, version checks, missing entry points, failed inits leaving no
  * trace, plugins named never by path. */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -498,6 +499,60 @@ static void test_rules_side_by_side_interleaved(void **state)
     }
 }
 
+/* The data a plugin keeps per rules object (set_plugin_data, plugin_data,
+ * set_rules_ready; tests/plugins/pdata): each rules object gets its own,
+ * made in init and ready once the options are set; each game finds its own
+ * rules' data; the kernel frees it with the rules, when rules_ready refuses
+ * them, and when init fails after setting it; rules_ready registers nothing. */
+static void test_plugin_data_per_rules(void **state)
+{
+    (void)state;
+    const char *dir = getenv("CARC_PLUGIN_PATH");
+    char so[600], err[2048];
+    snprintf(so, sizeof so, "%s/pdata.so", dir ? dir : ".");
+    void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL); /* the same object the kernel loads */
+    if (!h) fail_msg("%s (make test builds it; CARC_PLUGIN_PATH names its directory)", dlerror());
+    int *made = dlsym(h, "pdata_made"), *freed = dlsym(h, "pdata_freed"), *ready = dlsym(h, "pdata_ready");
+    assert_true(made && freed && ready);
+    *made = *freed = *ready = 0;
+    const char *two[] = {"pdata.points=2"}, *five[] = {"pdata.points=5"}, *refuse[] = {"pdata.refuse=1"};
+    carc_rules *r2 = carc_variant_load("tests/variants/pdata.ini", two, 1, err, sizeof err);
+    if (!r2) fail_msg("%s", err);
+    carc_rules *r5 = carc_variant_load("tests/variants/pdata.ini", five, 1, err, sizeof err);
+    if (!r5) fail_msg("%s", err);
+    assert_int_equal(*made, 2);
+    assert_int_equal(*ready, 2);
+    assert_int_equal(*freed, 0);
+    carc_game *g2 = carc_game_new(r2, 2, NULL, 1, err, sizeof err), *g5 = carc_game_new(r5, 2, NULL, 1, err, sizeof err);
+    assert_true(g2 && g5);
+    assert_int_equal(carc_advance(g5), CARC_NEED_DRAW);
+    assert_int_equal(carc_advance(g2), CARC_NEED_DRAW);
+    assert_int_equal(carc_score(g2, 0), 2);
+    assert_int_equal(carc_score(g5, 0), 5);
+    carc_game_free(g2);
+    carc_game_free(g5);
+    carc_rules_free(r2);
+    assert_int_equal(*freed, 1);
+    carc_rules_free(r5);
+    assert_int_equal(*freed, 2);
+    /* rules_ready refuses: the rules do not load, the data is freed */
+    assert_null(carc_variant_load("tests/variants/pdata.ini", refuse, 1, err, sizeof err));
+    if (!strstr(err, "pdata: refused the rules: refused as asked")) fail_msg("%s", err);
+    assert_int_equal(*made, 3);
+    assert_int_equal(*ready, 3);
+    assert_int_equal(*freed, 3);
+    /* init fails after setting its data: freed at once, never made ready */
+    setenv("PDATA_FAIL_INIT", "1", 1);
+    carc_rules *bad = carc_variant_load("tests/variants/pdata.ini", NULL, 0, err, sizeof err);
+    unsetenv("PDATA_FAIL_INIT");
+    assert_null(bad);
+    if (!strstr(err, "pdata: init failed")) fail_msg("%s", err);
+    assert_int_equal(*made, 4);
+    assert_int_equal(*freed, 4);
+    assert_int_equal(*ready, 3);
+    dlclose(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_plugin_given_as_path_refused),
         cmocka_unit_test(test_failed_init_leaves_no_trace),
         cmocka_unit_test(test_rules_side_by_side_interleaved),
+        cmocka_unit_test(test_plugin_data_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
