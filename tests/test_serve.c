@@ -277,6 +277,11 @@ static void test_hostile_requests(void **state)
                    400, "one word");
     assert_refused(http("POST", "/api/load", "{\"record\": \"carcassonne-record 1\\nvariant base\\n\"}"), 400,
                    "the loaded record");
+    /* `end` while the turn's action is pending (records.md: between two turns) */
+    assert_refused(http("POST", "/api/load",
+                        "{\"record\": \"carcassonne-record 1\\nvariant base\\nseed 1\\nplayer Red human\\n"
+                        "player Blue human\\n---\\ndraw base:E\\nplace 0,-1 r180\\nend\\n\"}"),
+                   400, "between two turns");
     /* unknown ids, out-of-range options, stale and misplaced moves */
     assert_refused(http("GET", "/api/games/0123456789abcdef", NULL), 404, "no game");
     assert_refused(http("GET", "/api/games/..%2f..%2fetc", NULL), 404, "no game");
@@ -870,6 +875,41 @@ static void test_slow_clients(void **state)
     free(r.body);
     serve_stop(d);
     port = first;
+static bool finished(json_t *st) { return json_is_true(json_object_get(st, "finished")); }
+
+/* Whether the state's score breakdown has points of `reason`. */
+static bool has_reason(json_t *st, const char *reason)
+{
+    json_t *reasons = json_object_get(json_object_get(st, "breakdown"), "reasons");
+    for (size_t i = 0; i < json_array_size(reasons); i++) {
+        const char *name = json_string_value(json_array_get(reasons, i));
+        if (name && strcmp(name, reason) == 0) return true;
+    }
+    return false;
+}
+
+/* Two games of different compositions at once, each with its own rules
+ * object in this process: road-closer's reason has another id in each
+ * (inns-cathedrals defines two reasons before it). Played move by move in
+ * turn, both reach their end with road-closer points, and replay to the
+ * scores the server showed. */
+static void test_compositions_side_by_side(void **state)
+{
+    (void)state;
+    json_t *a = start_game("house/road-closer", "human", "human", 51);
+    json_t *b = start_game("inns-cathedrals+house/road-closer", "human", "human", 52);
+    unsigned sa = 3, sb = 4;
+    while (!finished(a) || !finished(b)) {
+        if (!finished(a)) assert_non_null(a = play_on(a, sa++, 1));
+        if (!finished(b)) assert_non_null(b = play_on(b, sb++, 1));
+    }
+    json_t *both[] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(json_string_value(json_object_get(both[i], "failed")), "");
+        if (!has_reason(both[i], "road-closer")) fail_msg("game %d: no road-closer points", i);
+        assert_record_replays_to(both[i]);
+        json_decref(both[i]);
+    }
 }
 
 /* GET /api/agents is the list of agent kinds the command knows (agents.h),
@@ -971,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_not_framed),
         cmocka_unit_test(test_host_and_key),
         cmocka_unit_test(test_slow_clients),
+        cmocka_unit_test(test_compositions_side_by_side),
         cmocka_unit_test(test_agents_are_the_commands_list),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

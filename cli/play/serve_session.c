@@ -159,7 +159,17 @@ static int replay(serve_session *s, char *const *lines, int n, char *err, size_t
     for (int i = 0; i < n; i++) {
         const char *l = lines[i];
         if (strcmp(l, "end") == 0) {
+            /* Between two turns (records.md): the rest of the turn asks
+             * nothing and the game ends. */
             carc_end_now(s->g);
+            int events = carc_awards(s->g), st = carc_advance(s->g);
+            log_awards(s, events);
+            if (st != CARC_FINISHED) {
+                snprintf(err, errn, "line %d 'end': %s", i + 1,
+                         st == CARC_FAILED ? carc_game_error(s->g)
+                                           : "a decision of the turn is pending; `end` goes between two turns");
+                return -1;
+            }
             if (add_line(s, l, -1) < 0) goto oom;
             continue;
         }
