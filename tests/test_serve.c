@@ -876,6 +876,8 @@ static void test_slow_clients(void **state)
     free(r.body);
     serve_stop(d);
     port = first;
+}
+
 static bool finished(json_t *st) { return json_is_true(json_object_get(st, "finished")); }
 
 /* Whether the state's score breakdown has points of `reason`. */
