@@ -203,6 +203,16 @@ struct carc_game {
      * board_place changed since); -1 (a game made or cloned, or a journal
      * that grew too long): the cells are the game's own. */
     uint64_t serial;
+    /* The real decision a copy was made for (carc_game_clone, carc_game_copy_into,
+     * carc_game_try): 0 for a game of its own; else the serial of the game
+     * that was copied first and how many options it had answered then
+     * (`answered`). A script's work on every copy made for one decision is
+     * charged to one account (host/lua_limits.c); trials_spent is set when
+     * that account ran out. */
+    uint64_t trial_of;
+    uint64_t trial_at;
+    uint64_t answered;
+    bool trials_spent;
     uint64_t cells_base;
     int cells_base_tiles;
     int ncell_journal;
@@ -266,6 +276,8 @@ plugin_slot *owner_slot(const carc_game *g, int owner);
 int game_copy(carc_game *dst, const carc_game *src, bool without_pending);
 /* A serial never given before (carc_game's serial). */
 uint64_t game_serial_new(void);
+/* Marks dst, just made a copy of src, as trying moves for src's decision. */
+void game_mark_trial(carc_game *dst, const carc_game *src);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Raises event ev: its handlers in order; -1 when one failed the game. */
 int dispatch_to_handlers(carc_game *g, int ev, struct carc_event *e);
