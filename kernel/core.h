@@ -34,6 +34,15 @@
 /* Figures a game holds at most: a feature's occupant count (16 bits) and
  * the figure table stay within it. */
 #define MAX_FIGURES 65535
+/* What the kernel keeps on plugins' and scripts' behalf is bounded like
+ * their own memory (docs/security.md): awards (landed, or waiting in a
+ * batch) per turn and per game, and options a plugin poses in one
+ * decision (carc_api.ask, carc_api.offer). The rules need a few hundred
+ * awards a game and a few hundred options at most; a plugin past a bound
+ * stops the game with a message that names it. */
+#define MAX_PLUGIN_AWARDS_TURN 4096
+#define MAX_PLUGIN_AWARDS_GAME 65536
+#define MAX_PLUGIN_OPTIONS 1000
 
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
@@ -209,6 +218,9 @@ struct carc_game {
      * (`answered`). A script's work on every copy made for one decision is
      * charged to one account (host/lua_limits.c); trials_spent is set when
      * that account ran out. */
+    /* The award count when the turn plugin_award_room last saw began. */
+    int award_turn, award_turn_first;
+    bool award_turn_end;
     uint64_t trial_of;
     uint64_t trial_at;
     uint64_t answered;

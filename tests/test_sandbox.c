@@ -904,6 +904,56 @@ static void test_bots_fall_back_when_trials_spent(void **state)
     }
 }
 
+/* What the kernel keeps on a script's behalf is bounded like its memory:
+ * a script landing 250,000 zero-point awards at a turn's start (2.1 GB a
+ * game before) stops the game at the per-turn bound, by carc.award or
+ * through a batch, with a message naming it; 4,000 a turn stop it at the
+ * per-game bound later. The game holds no more than the bound. */
+static void test_awards_a_script_causes_are_bounded(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *opts[2];
+        const char *needle;
+    } cases[] = {
+        {{"award-flood.how=award", "award-flood.awards=250000"}, "award-flood.lua:14: award: more than 4096 awards in one turn"},
+        {{"award-flood.how=batch", "award-flood.awards=250000"}, "award-flood.lua:11: batch_add: more than 4096 awards in one turn"},
+        {{"award-flood.how=award", "award-flood.awards=4000"}, "award-flood.lua:14: award: more than 65536 awards in one game"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[4096];
+        carc_rules_free(load_script("award-flood.lua", err, sizeof err)); /* writes VARIANT */
+        carc_rules *r = carc_variant_load(VARIANT, cases[i].opts, 2, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g;
+        assert_int_equal(play(r, 1, &g), CARC_FAILED);
+        if (strncmp(carc_game_error(g), "award-flood: ", 13) != 0 || !strstr(carc_game_error(g), cases[i].needle))
+            fail_msg("case %zu: '%s' does not say '%s'", i, carc_game_error(g), cases[i].needle);
+        assert_true(carc_awards(g) <= 65536);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
+/* carc.ask takes what a person can choose from: 1000 options, not 1001. */
+static void test_ask_takes_a_thousand_options(void **state)
+{
+    (void)state;
+    char err[4096];
+    const char *ok[] = {"costly-options.options=1000"};
+    carc_rules_free(load_script("costly-options.lua", err, sizeof err));
+    carc_rules *r = carc_variant_load(VARIANT, ok, 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    carc_rng rng;
+    carc_rng_seed(&rng, 1, 3);
+    reach_costly(g, &rng);
+    assert_int_equal(carc_option_count(g), 1000);
+    carc_game_free(g);
+    carc_rules_free(r);
+    expect_game_error("ask-1001.lua", "ask: 0 to 1000 options");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -952,6 +1002,8 @@ int main(void)
         cmocka_unit_test(test_pairs_order_same_in_every_state),
         cmocka_unit_test(test_trials_share_one_account),
         cmocka_unit_test(test_bots_fall_back_when_trials_spent),
+        cmocka_unit_test(test_awards_a_script_causes_are_bounded),
+        cmocka_unit_test(test_ask_takes_a_thousand_options),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     const char *files[] = {"variant.ini", "forbidden.lua", "binary.lua", "fifo.lua", "attack.lua"};
