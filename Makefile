@@ -20,8 +20,8 @@ DATADIR ?= $(CURDIR)
 PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
-DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev pkg-config
+DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev pkg-config
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -36,6 +36,8 @@ PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
 # carc serve: the HTTP server and the JSON reader and writer (the command only).
 SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
 SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null)
+# Studies: SHA-256 of the files a study played (the command only).
+HASH_LIBS    := $(shell pkg-config --libs nettle 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # snprintf into bounded buffers truncates on purpose: no format-truncation.
@@ -49,7 +51,7 @@ CLI_DIRS   := cli/commands cli/agents cli/studies cli/drawing cli/play
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
            -Ikernel $(CLI_DIRS:%=-I%) $(PKG_CFLAGS) $(SERVE_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
-CLI_LIBS := $(SERVE_LIBS)
+CLI_LIBS := $(SERVE_LIBS) $(HASH_LIBS)
 
 KERNEL_SRC := $(wildcard kernel/*.c)
 CLI_SRC    := $(wildcard $(CLI_DIRS:%=%/*.c))
@@ -108,6 +110,7 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@echo "== carc test tests/scenarios"; CARC_DATA=$(CURDIR) $(CARC) test --quiet tests/scenarios
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/shard_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
 
 # The quick tier, for while you work: the unit and scenario programs, then the

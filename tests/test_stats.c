@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "report.h"
+#include "shard.h"
 #include "stats.h"
 #include "study.h"
 
@@ -140,15 +141,16 @@ static void test_shards_merge_to_the_whole(void **state)
         part.shard_n = 3;
         assert_int_equal(study_run(&part), 0);
         assert_int_equal(part.nresults, 20);
-        study_write_jsonl(&part, f, "sim", "");
+        shard_write(f, "sim", &part, NULL);
         study_free(&part);
     }
     fclose(f);
     study a, b;
     study_init(&a);
     study_init(&b);
-    char kind[32], err[256];
-    assert_int_equal(study_read_jsonl(path, &a, &b, kind, sizeof kind, err, sizeof err), 0);
+    char kind[32], err[2048];
+    char *paths[] = {(char *)path};
+    assert_int_equal(shard_merge(paths, 1, &a, &b, kind, sizeof kind, err, sizeof err), 0);
     assert_string_equal(kind, "sim");
     assert_int_equal(a.nresults, 60);
     assert_int_equal(b.nresults, 0);
@@ -163,6 +165,62 @@ static void test_shards_merge_to_the_whole(void **state)
     study_free(&whole);
 }
 
+/* A shard played by another carc (another version) is refused, and the
+ * message names the version. */
+static void test_shard_of_another_version_refused(void **state)
+{
+    (void)state;
+    const char *path = "/tmp/carc-test-shards-version.jsonl";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int k = 1; k <= 2; k++) {
+        study part;
+        setup_study(&part, 3, 10, NULL);
+        part.shard_k = k;
+        part.shard_n = 2;
+        assert_int_equal(study_run(&part), 0);
+        if (k == 2) snprintf(part.version, sizeof part.version, "0.0.9");
+        shard_write(f, "sim", &part, NULL);
+        study_free(&part);
+    }
+    fclose(f);
+    study a, b;
+    study_init(&a);
+    study_init(&b);
+    char kind[32], err[2048];
+    char *paths[] = {(char *)path};
+    assert_int_equal(shard_merge(paths, 1, &a, &b, kind, sizeof kind, err, sizeof err), -1);
+    assert_non_null(strstr(err, "carc version: 0.0.9 here, " CARC_VERSION " there"));
+    study_free(&a);
+    study_free(&b);
+    remove(path);
+}
+
+/* Compare pairs the games of A and B by their number, not by position: a
+ * game missing on one side leaves its partner out of every measure. */
+static void test_compare_pairs_by_game_number(void **state)
+{
+    (void)state;
+    study a, b;
+    setup_study(&a, 5, 40, NULL);
+    setup_study(&b, 5, 40, "farm-scoring=none");
+    assert_int_equal(study_run(&a), 0);
+    assert_int_equal(study_run(&b), 0);
+    winner_change whole = compare_winner_change(&a, &b);
+    assert_int_equal(whole.games, 40);
+    /* drop game 0 of B: every later game of B would shift by one position */
+    memmove(b.results, b.results + 1, 39 * sizeof *b.results);
+    b.nresults = 39;
+    int ia[40], ib[40];
+    assert_int_equal(pair_games(&a, &b, ia, ib), 39);
+    for (int k = 0; k < 39; k++) assert_int_equal(a.results[ia[k]].index, b.results[ib[k]].index);
+    winner_change part = compare_winner_change(&a, &b);
+    assert_int_equal(part.games, 39);
+    assert_true(part.changed <= whole.changed);
+    study_free(&a);
+    study_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +231,8 @@ int main(void)
         cmocka_unit_test(test_false_positive_rate),
         cmocka_unit_test(test_huge_change_found),
         cmocka_unit_test(test_shards_merge_to_the_whole),
+        cmocka_unit_test(test_shard_of_another_version_refused),
+        cmocka_unit_test(test_compare_pairs_by_game_number),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

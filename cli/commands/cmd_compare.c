@@ -8,6 +8,7 @@
 #include "term_text.h"
 #include "commands.h"
 #include "report.h"
+#include "shard.h"
 #include "study_args.h"
 
 static void usage(FILE *f)
@@ -122,6 +123,7 @@ int cmd_compare(int argc, char **argv)
     b.label = "compare B";
     a.progress = b.progress = !fl.sharded;
     int rc = 0;
+    study_out_clear(&fl);
     if (study_run(&a) < 0) {
         term_error("carc compare: A", a.error);
         rc = 1;
@@ -133,15 +135,12 @@ int cmd_compare(int argc, char **argv)
         if (!out) {
             rc = 1;
         } else if (fl.sharded) {
-            study_write_jsonl(&a, out, "compare", "A");
-            study_write_jsonl(&b, out, "compare", "B");
+            shard_write(out, "compare", &a, &b);
         } else {
+            a.label = b.label = "compare"; /* "compare A" was for the progress line */
             report_compare(&a, &b, out, study_format(&fl));
         }
-        if (out && out != stdout && fclose(out) != 0) {
-            fprintf(stderr, "carc compare: cannot write %s\n", fl.out);
-            rc = 1;
-        }
+        if (out && study_out_close("compare", &fl, out) < 0) rc = 1;
     }
     study_free(&a);
     study_free(&b);

@@ -187,13 +187,17 @@ void report_sim(const study *s, FILE *f, int format)
     if (json) {
         fprintf(f, "{");
         header_json(s, f);
-        fprintf(f, ", \"seconds\": %.3f, \"mean_turns\": %.3f, \"seats\": [", s->seconds, n ? turns / n : 0);
+        fprintf(f, ", \"seconds\": %.3f, ", s->seconds);
+        if (s->shards > 1) fprintf(f, "\"shards\": %d, ", s->shards); /* seconds: their sum */
+        fprintf(f, "\"mean_turns\": %.3f, \"seats\": [", n ? turns / n : 0);
     } else if (csv) {
         header_csv(s, f, "");
         fprintf(f, "measure,seat,agent,games,value,lo,hi\n");
     } else {
-        fprintf(f, "carc %s sim: %d games, %.2f s (%.0f games/s)\n", s->version[0] ? s->version : CARC_VERSION, n,
+        fprintf(f, "carc %s sim: %d games, %.2f s (%.0f games/s)", s->version[0] ? s->version : CARC_VERSION, n,
                 s->seconds, s->seconds > 0 ? n / s->seconds : 0.0);
+        if (s->shards > 1) fprintf(f, ", the time of %d shards added up", s->shards);
+        fputc('\n', f);
         header_text(s, f, "");
         fprintf(f, "\nseat  agent          win rate  (95%% interval)     mean score  (95%% interval)      sd\n");
     }
@@ -339,6 +343,20 @@ static double metric(const study *s, const study_game *g, int m, const char *rea
     }
 }
 
+int pair_games(const study *a, const study *b, int *ia, int *ib)
+{
+    int n = 0;
+    for (int i = 0, j = 0; i < a->nresults && j < b->nresults;) {
+        if (a->results[i].index < b->results[j].index) i++;
+        else if (a->results[i].index > b->results[j].index) j++;
+        else {
+            ia[n] = i++;
+            ib[n++] = j++;
+        }
+    }
+    return n;
+}
+
 int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
 {
     int n = a->nresults < b->nresults ? a->nresults : b->nresults, nrows = 0;
@@ -351,12 +369,18 @@ int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
             while (j < nr && strcmp(reasons[j], both[s]->reasons[k]) != 0) j++;
             if (j == nr && nr < 2 * STUDY_MAX_REASONS) snprintf(reasons[nr++], 32, "%s", both[s]->reasons[k]);
         }
+    int *ia = calloc((size_t)(n > 0 ? n : 1), sizeof *ia), *ib = calloc((size_t)(n > 0 ? n : 1), sizeof *ib);
+    if (!ia || !ib) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
+    n = pair_games(a, b, ia, ib);
     double *xa = column(n), *xb = column(n), *d = column(n);
     for (int m = 0; m < METRIC_FIXED + nr && nrows < max; m++) {
         const char *reason = m >= METRIC_FIXED ? reasons[m - METRIC_FIXED] : NULL;
         for (int i = 0; i < n; i++) {
-            xa[i] = metric(a, &a->results[i], m, reason);
-            xb[i] = metric(b, &b->results[i], m, reason);
+            xa[i] = metric(a, &a->results[ia[i]], m, reason);
+            xb[i] = metric(b, &b->results[ib[i]], m, reason);
             d[i] = xb[i] - xa[i]; /* paired: game i of A and game i of B share a seed */
         }
         compare_row *r = &rows[nrows];
@@ -380,6 +404,8 @@ int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
     free(xa);
     free(xb);
     free(d);
+    free(ia);
+    free(ib);
     return nrows;
 }
 
@@ -398,9 +424,17 @@ static unsigned winners(const study_game *g, int np)
 winner_change compare_winner_change(const study *a, const study *b)
 {
     winner_change w = {0, 0, 0, 0, a->seed == b->seed};
-    int n = a->nresults < b->nresults ? a->nresults : b->nresults;
+    int m = a->nresults < b->nresults ? a->nresults : b->nresults;
+    int *ia = calloc((size_t)(m > 0 ? m : 1), sizeof *ia), *ib = calloc((size_t)(m > 0 ? m : 1), sizeof *ib);
+    if (!ia || !ib) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
+    int n = pair_games(a, b, ia, ib);
     for (int i = 0; i < n; i++)
-        if (winners(&a->results[i], a->nplayers) != winners(&b->results[i], b->nplayers)) w.changed++;
+        if (winners(&a->results[ia[i]], a->nplayers) != winners(&b->results[ib[i]], b->nplayers)) w.changed++;
+    free(ia);
+    free(ib);
     w.games = n;
     interval ci = stat_wilson95(w.changed, n);
     w.lo = ci.lo;
@@ -412,8 +446,8 @@ void report_compare(const study *a, const study *b, FILE *f, int format)
 {
     compare_row rows[METRIC_FIXED + 2 * STUDY_MAX_REASONS];
     int nrows = compare_metrics(a, b, rows, (int)(sizeof rows / sizeof rows[0]));
-    int n = a->nresults < b->nresults ? a->nresults : b->nresults;
     winner_change wc = compare_winner_change(a, b);
+    int n = wc.games;
     double rate = wc.games ? (double)wc.changed / wc.games : 0;
     if (format == REPORT_JSON) {
         fprintf(f, "{\"a\": {");

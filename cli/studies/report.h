@@ -28,6 +28,9 @@ typedef struct compare_row {
 } compare_row;
 
 int compare_metrics(const study *a, const study *b, compare_row *rows, int max);
+/* The games A and B both played, by game number (results sorted by it):
+ * ia[k], ib[k] are the positions of the k-th pair. Returns the pairs. */
+int pair_games(const study *a, const study *b, int *ia, int *ib);
 
 /* In how many paired games the winner (the set of seats with the highest
  * score) differs between A and B, with the 95% Wilson interval of the share. */

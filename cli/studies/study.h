@@ -1,6 +1,6 @@
 /* study.h - many seeded games of one variant between agents, on several
  * threads, with a per-game result that sim, tournament and compare report on
- * and that shards write as JSON lines (one game a line) for `stats merge`.
+ * and that shards write as JSON lines (shard.h) for `stats merge`.
  *
  * Game i always uses seed game_seed(S, i), whatever --jobs or --shard, so a
  * study split over machines gives exactly the games of the whole. */
@@ -11,8 +11,10 @@
 #include <stdio.h>
 
 #include "carc.h"
+#include "content_hash.h"
 
 #define STUDY_MAX_REASONS 32
+#define STUDY_MAX_SOURCES 48
 
 typedef struct study_game {
     int index;
@@ -52,7 +54,13 @@ typedef struct study {
     char settings[64][160];            /* "key=value" of every option not at its default */
     int nsettings;
     char version[32];                  /* the carc that played the games */
-    double seconds;
+    /* every file the rules were read from (variant files, tile sets,
+     * scripts, plugins) with its SHA-256 */
+    char sources[STUDY_MAX_SOURCES][512];
+    char source_hash[STUDY_MAX_SOURCES][CONTENT_HASH_HEX];
+    int nsources;
+    double seconds;       /* time spent playing (summed over the shards merged) */
+    int shards;           /* how many shards the results came from (1: one run) */
     char error[1200];
 } study;
 
@@ -61,12 +69,6 @@ void study_init(study *s);
 int study_run(study *s);
 void study_free(study *s);
 
-/* Writes every game as one JSON line tagged with side ("A", "B", or "").
- * kind is "sim", "tournament" or "compare". */
-void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *side);
-/* Reads JSON lines written by study_write_jsonl into up to two studies
- * (side A, side B); *kind receives the kind. -1 with err on a bad line. */
-int study_read_jsonl(const char *path, study *a, study *b, char *kind, size_t kindn, char *err, size_t errn);
 /* Number of a reason name in the study (added when new). */
 int study_reason(study *s, const char *name);
 #endif

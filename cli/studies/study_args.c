@@ -10,6 +10,7 @@
 #include "agents.h"
 #include "commands.h"
 #include "report.h"
+#include "shard.h"
 
 void study_args_usage(FILE *f)
 {
@@ -158,12 +159,39 @@ void agent_error(const char *cmd, const char *spec, const char *err)
     term_error(prefix, msg);
 }
 
+void study_out_clear(const study_flags *fl)
+{
+    if (fl->out) unlink(fl->out);
+}
+
+/* The temporary file next to --out FILE: FILE.partial-PID (a name no
+ * shard-*.jsonl glob takes). */
+static void partial_name(const study_flags *fl, char *out, size_t n)
+{
+    snprintf(out, n, "%s.partial-%ld", fl->out, (long)getpid());
+}
+
 FILE *study_out(const char *cmd, const study_flags *fl)
 {
     if (!fl->out) return stdout;
-    FILE *f = fopen(fl->out, "w");
-    if (!f) fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl->out);
+    char tmp[1200];
+    partial_name(fl, tmp, sizeof tmp);
+    FILE *f = fopen(tmp, "w");
+    if (!f) fprintf(stderr, "carc %s: cannot write %s\n", cmd, tmp);
     return f;
+}
+
+int study_out_close(const char *cmd, const study_flags *fl, FILE *f)
+{
+    if (!f || f == stdout) return fflush(stdout) == 0 ? 0 : -1;
+    char tmp[1200];
+    partial_name(fl, tmp, sizeof tmp);
+    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (ok && rename(tmp, fl->out) == 0) return 0;
+    fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl->out);
+    unlink(tmp);
+    return -1;
 }
 
 int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
@@ -188,6 +216,7 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
     s.rotate = rotate;
     s.label = cmd;
     s.progress = !fl.sharded;
+    study_out_clear(&fl); /* a run that fails or is killed leaves no older report under the name */
     if (study_run(&s) < 0) {
         fprintf(stderr, "carc %s: ", cmd), term_puts(stderr, s.error), fputc('\n', stderr);
         study_free(&s);
@@ -196,12 +225,9 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
     int rc = 0;
     FILE *out = study_out(cmd, &fl);
     if (!out) rc = 1;
-    else if (fl.sharded) study_write_jsonl(&s, out, cmd, "");
+    else if (fl.sharded) shard_write(out, cmd, &s, NULL);
     else report(&s, out, study_format(&fl));
-    if (out && out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl.out);
-        rc = 1;
-    }
+    if (out && study_out_close(cmd, &fl, out) < 0) rc = 1;
     study_free(&s);
     return rc;
 }

@@ -17,9 +17,15 @@ void study_defaults(study *s);
  * not one, -1 on a bad value (message printed). */
 int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_flags *fl, int *i);
 void study_args_usage(FILE *f);
-/* Where the report or shard lines go: --out FILE or stdout; NULL (message
- * printed) if it cannot be opened. */
+/* --out FILE is written whole or not at all: study_out_clear removes FILE
+ * before the games are played (a run that fails or is killed leaves no older
+ * file of that name, which a merge could take for this run's), study_out
+ * opens a temporary file next to it (stdout without --out; NULL and a message
+ * if it cannot), study_out_close renames it to FILE once all is written (-1
+ * and a message if not; the temporary file is removed). */
+void study_out_clear(const study_flags *fl);
 FILE *study_out(const char *cmd, const study_flags *fl);
+int study_out_close(const char *cmd, const study_flags *fl, FILE *f);
 /* REPORT_TABLE, REPORT_JSON (--json) or REPORT_CSV (--csv). */
 int study_format(const study_flags *fl);
 /* Prints why an agent name did not parse, with the closest names. */
