@@ -4,6 +4,7 @@
 #   make test         build and run every test (what .ci/run runs)
 #   make test-quick   units, scenarios and a short property run (under 20 s)
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
+#   make test-slurm   a study as a Slurm array job on a one-node cluster (as root; CI runs it)
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make strength     the bots' strength table (bench/strength.sh; long: STRENGTH_GAMES)
@@ -144,6 +145,12 @@ test-combinations: all $(BUILD)/tests/test_combinations
 test-browser: all
 	@mkdir -p $(BUILD)/screenshots
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) CARC_SHOTS=$(CURDIR)/$(BUILD)/screenshots sh tests/browser_test.sh
+
+# A study as a Slurm array job of 8 shards on a one-node cluster the test
+# starts and stops itself (Debian's slurm-wlm and munge; as root); CI runs it.
+.PHONY: test-slurm
+test-slurm: all
+	@timeout 300 env CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/slurm_test.sh
 
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
