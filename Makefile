@@ -9,6 +9,7 @@
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make strength     the bots' strength table (bench/strength.sh; long: STRENGTH_GAMES)
+#   make calibration  the A/A calibration of compare (bench/calibration.sh; long: CALIB_REPS)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
 #   make valgrind     a whole game of each shipped variant under valgrind memcheck
 #   make deps         install the Debian packages carc needs
@@ -167,6 +168,11 @@ bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 	CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/bench/bench
 
 # The bots against each other (docs/bots.md): long; size it with STRENGTH_GAMES.
+# The A/A calibration of compare, long form (bench/calibration.sh; CALIB_REPS).
+.PHONY: calibration
+calibration: $(CARC)
+	CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) nice -n 10 sh bench/calibration.sh
+
 strength: $(CARC) $(PLUGIN_SO)
 	CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) nice -n 10 sh bench/strength.sh
 

@@ -76,7 +76,7 @@ static void setup_study(study *s, uint64_t seed, int games, const char *option)
 static bool mean_score_significant(const study *a, const study *b, double *diff)
 {
     compare_row rows[64];
-    int n = compare_metrics(a, b, rows, 64);
+    int n = compare_metrics(a, b, NULL, rows, 64);
     for (int i = 0; i < n; i++)
         if (strcmp(rows[i].name, "mean score") == 0) {
             *diff = rows[i].diff;
@@ -107,6 +107,54 @@ static void test_false_positive_rate(void **state)
     /* Binomial(400, 0.05): mean 20, sd 4.4; this band holds with p > 0.999. */
     printf("false positives: %d of %d (%.1f%%)\n", hits, reps, 100.0 * hits / reps);
     assert_true(hits >= 6 && hits <= 38);
+}
+
+/* The A/A calibration: the base game against itself under another name
+ * (tests/variants/base-again.ini) on independent seeds, 200 times. A study
+ * of 100 games a side in 10 blocks should call a finding (Holm-corrected,
+ * no practical threshold) in at most 5% of them, where the uncorrected
+ * intervals find "something" in far more. The long form: bench/calibration.sh. */
+static void test_aa_false_findings_at_most_nominal(void **state)
+{
+    (void)state;
+    const int reps = 200, games = 100;
+    int any_finding = 0, any_uncorrected = 0, tests = 0, uncorrected = 0;
+    compare_settings cs;
+    compare_settings_default(&cs);
+    cs.min_points = cs.min_share = cs.min_turns = 0; /* the correction alone */
+    for (int r = 0; r < reps; r++) {
+        study a, b;
+        setup_study(&a, 5000 + (uint64_t)r, games, NULL);
+        setup_study(&b, 7000000 + (uint64_t)r, games, NULL);
+        snprintf(b.variant, sizeof b.variant, "tests/variants/base-again.ini");
+        assert_int_equal(study_run(&a), 0);
+        assert_int_equal(study_run(&b), 0);
+        assert_string_equal(b.variant_name, "base-again");
+        compare_row rows[64];
+        int n = compare_metrics(&a, &b, &cs, rows, 64), found = 0, sig = 0;
+        assert_true(n >= 8);
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(rows[i].blocks, 10);
+            found += rows[i].finding;
+            sig += rows[i].significant;
+        }
+        tests += n;
+        uncorrected += sig;
+        any_finding += found > 0;
+        any_uncorrected += sig > 0;
+        study_free(&a);
+        study_free(&b);
+    }
+    printf("A/A: a finding in %d of %d studies (%.1f%%); uncorrected, some measure 'significant' in %d (%.1f%%), "
+           "%d of %d measures (%.1f%%)\n",
+           any_finding, reps, 100.0 * any_finding / reps, any_uncorrected, 100.0 * any_uncorrected / reps, uncorrected,
+           tests, 100.0 * uncorrected / tests);
+    /* At the nominal 5%, more than 20 of 200 has a chance of about 0.002. */
+    assert_true(any_finding <= 20);
+    /* Each uncorrected interval holds its 95% (Binomial(~2000, 0.05): about
+     * 100 +- 10), and together they cry wolf far more often than 5%. */
+    assert_true(uncorrected >= tests / 40 && uncorrected <= tests / 10);
+    assert_true(any_uncorrected >= 3 * any_finding && any_uncorrected > reps / 6);
 }
 
 /* Farms scoring nothing lowers the mean score: significant, negative. */
@@ -230,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_wilson_interval),
         cmocka_unit_test(test_false_positive_rate),
         cmocka_unit_test(test_huge_change_found),
+        cmocka_unit_test(test_aa_false_findings_at_most_nominal),
         cmocka_unit_test(test_shards_merge_to_the_whole),
         cmocka_unit_test(test_shard_of_another_version_refused),
         cmocka_unit_test(test_compare_pairs_by_game_number),

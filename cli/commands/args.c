@@ -80,6 +80,8 @@ static const struct {
     {"--option-a", "compare"},
     {"--option-b", "compare"},
     {"--seed-b", "compare"},
+    {"--blocks", "compare, stats merge"},
+    {"--min-effect", "compare, stats merge"},
     {"--names", "play"},
     {"--save", "play"},
     {"--resume", "play"},

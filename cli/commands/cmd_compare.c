@@ -15,15 +15,22 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: carc compare VARIANT_A [VARIANT_B] [OPTIONS]\n\n"
                "Plays the same seeds under A and B (B defaults to A: then change it with\n"
-               "--option-b) and prints, per metric (mean score, score spread, first-player\n"
+               "--option-b) and prints, per measure (mean score, score spread, first-player\n"
                "lead and win share, game length, winner's margin, points by reason), the\n"
-               "means under A and B, the mean paired difference B - A with its 95%% interval,\n"
-               "and whether the interval excludes zero. Pairing game i of A with game i of\n"
-               "B (the same tiles and the same bots' seeds) takes most of the noise out.\n"
+               "means under A and B, the mean paired difference B - A with its 95%% interval\n"
+               "over independent blocks of games, the interval corrected for testing every\n"
+               "measure at once (Holm), how many blocks agree, and whether it is a finding:\n"
+               "the corrected interval excludes zero and B - A is at least --min-effect.\n"
+               "Pairing game i of A with game i of B (the same tiles and the same bots'\n"
+               "seeds) takes most of the noise out.\n"
                "Example: carc compare base --option-b farm-scoring=none --games 2000 --jobs 2\n\n"
                "options (besides those below):\n"
                "  --option-a KEY=VALUE, --option-b KEY=VALUE   an option for one side only\n"
                "  --seed-b S     a different seed set for B (games no longer paired)\n"
+               "  --blocks N     judge each measure over N blocks of consecutive games (default 10,\n"
+               "                 2 to 256): its interval is Student's t over the blocks' means\n"
+               "  --min-effect UNIT=X  the practical threshold of a finding, per unit: points=X\n"
+               "                 (default 1), share=X (default 0.02), turns=X (default 1)\n"
                "  --records DIR  keeps A's records in DIR/a/ and B's in DIR/b/\n"
                "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
                "Besides the metrics, the report says in how many games the winner changed\n"
@@ -50,6 +57,8 @@ int cmd_compare(int argc, char **argv)
     int na = 0, nb = 0;
     uint64_t seed_b = 0;
     bool have_seed_b = false;
+    compare_settings cs;
+    compare_settings_default(&cs);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -70,6 +79,20 @@ int cmd_compare(int argc, char **argv)
             fprintf(stderr, "carc compare: --variant is not taken here: name the variants as arguments, "
                             "carc compare A [B] (a variant, a file or a composition such as base+fairy each)\n");
             return 2;
+        }
+        if (strcmp(arg, "--blocks") == 0) {
+            if (!arg_int("compare", arg, v, 2, 256, &cs.blocks)) return 2;
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--min-effect") == 0) {
+            if (!compare_min_effect(&cs, v)) {
+                fprintf(stderr, "carc compare: --min-effect expects points=X, share=X or turns=X (X >= 0), not '%s'\n",
+                        v ? v : "");
+                return 2;
+            }
+            i++;
+            continue;
         }
         if (strcmp(arg, "--seed-b") == 0) {
             if (!arg_u64("compare", arg, v, &seed_b)) return 2;
@@ -138,7 +161,7 @@ int cmd_compare(int argc, char **argv)
             shard_write(out, "compare", &a, &b);
         } else {
             a.label = b.label = "compare"; /* "compare A" was for the progress line */
-            report_compare(&a, &b, out, study_format(&fl));
+            report_compare(&a, &b, &cs, out, study_format(&fl));
         }
         if (out && study_out_close("compare", &fl, out) < 0) rc = 1;
     }

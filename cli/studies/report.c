@@ -306,6 +306,7 @@ void report_tournament(const study *s, FILE *f, int format)
 /* The value of metric m for one game. Metrics past METRIC_FIXED are points
  * by reason (reason name in `reason`). */
 enum { M_MEAN, M_SPREAD, M_FIRST_ADV, M_FIRST_WIN, M_LENGTH, M_MARGIN, METRIC_FIXED };
+static const char *const metric_units[METRIC_FIXED] = {"points", "points", "points", "share", "turns", "points"};
 static const char *const metric_names[METRIC_FIXED] = {
     "mean score", "score spread (highest - lowest)", "first player's lead over the others' mean",
     "first player's win share", "game length (turns)", "winner's margin over the runner-up"};
@@ -357,8 +358,64 @@ int pair_games(const study *a, const study *b, int *ia, int *ib)
     return n;
 }
 
-int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
+void compare_settings_default(compare_settings *cs)
 {
+    cs->blocks = COMPARE_DEFAULT_BLOCKS;
+    cs->min_points = 1;
+    cs->min_share = 0.02;
+    cs->min_turns = 1;
+}
+
+bool compare_min_effect(compare_settings *cs, const char *v)
+{
+    char unit[16], tail;
+    double x;
+    if (!v || sscanf(v, "%15[a-z]=%lf%c", unit, &x, &tail) != 2 || x < 0) return false;
+    if (strcmp(unit, "points") == 0) cs->min_points = x;
+    else if (strcmp(unit, "share") == 0) cs->min_share = x;
+    else if (strcmp(unit, "turns") == 0) cs->min_turns = x;
+    else return false;
+    return true;
+}
+
+/* The measure's interval over the blocks: k = pair k's block. */
+static void over_blocks(compare_row *r, const double *d, int n, int nb)
+{
+    double sum[256] = {0}, means[256];
+    int count[256] = {0};
+    for (int k = 0; k < n; k++) {
+        int blk = (int)((long long)k * nb / n);
+        sum[blk] += d[k];
+        count[blk]++;
+    }
+    r->blocks = nb;
+    r->agree = 0;
+    for (int blk = 0; blk < nb; blk++) {
+        means[blk] = count[blk] ? sum[blk] / count[blk] : 0;
+        int sign_b = (means[blk] > 0) - (means[blk] < 0), sign = (r->diff > 0) - (r->diff < 0);
+        r->agree += sign_b == sign;
+    }
+    double se = nb > 1 ? stat_sd(means, nb) / sqrt((double)nb) : 0;
+    if (nb < 2) {
+        r->lo = r->hi = r->diff;
+        r->p = 1;
+    } else {
+        double h = stat_t_quantile(0.975, nb - 1) * se;
+        r->lo = r->diff - h;
+        r->hi = r->diff + h;
+        r->p = se > 0 ? stat_t_p_two_sided(r->diff / se, nb - 1) : r->diff != 0 ? 0 : 1;
+    }
+    r->significant = nb > 1 && (r->lo > 0 || r->hi < 0);
+    r->clo = se; /* the standard error, until the correction (compare_metrics) */
+}
+
+int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max)
+{
+    compare_settings dflt;
+    if (!cs) {
+        compare_settings_default(&dflt);
+        cs = &dflt;
+    }
     int n = a->nresults < b->nresults ? a->nresults : b->nresults, nrows = 0;
     char reasons[2 * STUDY_MAX_REASONS][32];
     int nr = 0;
@@ -375,6 +432,8 @@ int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
         exit(1);
     }
     n = pair_games(a, b, ia, ib);
+    int nb = cs->blocks < n ? cs->blocks : n;
+    if (nb > 256) nb = 256;
     double *xa = column(n), *xb = column(n), *d = column(n);
     for (int m = 0; m < METRIC_FIXED + nr && nrows < max; m++) {
         const char *reason = m >= METRIC_FIXED ? reasons[m - METRIC_FIXED] : NULL;
@@ -384,22 +443,43 @@ int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
             d[i] = xb[i] - xa[i]; /* paired: game i of A and game i of B share a seed */
         }
         compare_row *r = &rows[nrows];
+        memset(r, 0, sizeof *r);
         if (m >= METRIC_FIXED) {
             bool any = false;
             for (int i = 0; i < n && !any; i++) any = xa[i] != 0 || xb[i] != 0;
             if (!any) continue;
             snprintf(r->name, sizeof r->name, "points/game: %s", reason);
+            r->unit = "points";
         } else {
             snprintf(r->name, sizeof r->name, "%s", metric_names[m]);
+            r->unit = metric_units[m];
         }
         r->a = stat_mean(xa, n);
         r->b = stat_mean(xb, n);
         r->diff = stat_mean(d, n);
-        interval ci = stat_mean_ci95(d, n);
-        r->lo = ci.lo;
-        r->hi = ci.hi;
-        r->significant = n > 1 && (ci.lo > 0 || ci.hi < 0);
+        over_blocks(r, d, n, nb);
+        r->min_effect = strcmp(r->unit, "share") == 0 ? cs->min_share
+                        : strcmp(r->unit, "turns") == 0 ? cs->min_turns : cs->min_points;
         nrows++;
+    }
+    /* Holm over the measures reported. */
+    double p[256], adj[256];
+    int m = nrows < 256 ? nrows : 256;
+    for (int i = 0; i < m; i++) p[i] = rows[i].p;
+    stat_holm(p, m, adj);
+    for (int i = 0; i < m; i++) {
+        compare_row *r = &rows[i];
+        double se = r->clo;
+        r->p_holm = adj[i];
+        int rank = stat_holm_rank(p, m, i);
+        if (nb < 2) {
+            r->clo = r->chi = r->diff;
+        } else {
+            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), nb - 1) * se;
+            r->clo = r->diff - h;
+            r->chi = r->diff + h;
+        }
+        r->finding = nb > 1 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
     }
     free(xa);
     free(xb);
@@ -442,26 +522,47 @@ winner_change compare_winner_change(const study *a, const study *b)
     return w;
 }
 
-void report_compare(const study *a, const study *b, FILE *f, int format)
+static const char *unit_text(const compare_row *r, char *buf, size_t n)
 {
+    if (strcmp(r->unit, "share") == 0) snprintf(buf, n, "%.3g", r->min_effect);
+    else snprintf(buf, n, "%.3g %s", r->min_effect, r->unit);
+    return buf;
+}
+
+void report_compare(const study *a, const study *b, const compare_settings *cs, FILE *f, int format)
+{
+    compare_settings dflt;
+    if (!cs) {
+        compare_settings_default(&dflt);
+        cs = &dflt;
+    }
     compare_row rows[METRIC_FIXED + 2 * STUDY_MAX_REASONS];
-    int nrows = compare_metrics(a, b, rows, (int)(sizeof rows / sizeof rows[0]));
+    int nrows = compare_metrics(a, b, cs, rows, (int)(sizeof rows / sizeof rows[0]));
     winner_change wc = compare_winner_change(a, b);
-    int n = wc.games;
+    int n = wc.games, nb = nrows ? rows[0].blocks : 0, findings = 0;
+    for (int i = 0; i < nrows; i++) findings += rows[i].finding;
     double rate = wc.games ? (double)wc.changed / wc.games : 0;
     if (format == REPORT_JSON) {
         fprintf(f, "{\"a\": {");
         header_json(a, f);
         fprintf(f, "}, \"b\": {");
         header_json(b, f);
-        fprintf(f, "}, \"games\": %d, \"paired\": %s, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
+        fprintf(f, "}, \"games\": %d, \"paired\": %s, \"blocks\": %d, \"correction\": \"holm\", "
+                   "\"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, \"turns\": %g}, "
+                   "\"findings\": %d, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
                    "\"hi\": %.6f}, \"metrics\": [",
-                n, wc.paired ? "true" : "false", wc.changed, rate, wc.lo, wc.hi);
+                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, findings, wc.changed,
+                rate, wc.lo, wc.hi);
         for (int i = 0; i < nrows; i++) {
+            const compare_row *r = &rows[i];
             fprintf(f, "%s{\"metric\": ", i ? ", " : "");
-            json_write_string(f, rows[i].name);
-            fprintf(f, ", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"significant\": %s}",
-                    rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi, rows[i].significant ? "true" : "false");
+            json_write_string(f, r->name);
+            fprintf(f,
+                    ", \"unit\": \"%s\", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, "
+                    "\"significant\": %s, \"p\": %.6g, \"p_holm\": %.6g, \"corrected_lo\": %.6f, "
+                    "\"corrected_hi\": %.6f, \"blocks_agreeing\": %d, \"min_effect\": %g, \"finding\": %s}",
+                    r->unit, r->a, r->b, r->diff, r->lo, r->hi, r->significant ? "true" : "false", r->p, r->p_holm,
+                    r->clo, r->chi, r->agree, r->min_effect, r->finding ? "true" : "false");
         }
         fprintf(f, "]}\n");
         return;
@@ -469,26 +570,49 @@ void report_compare(const study *a, const study *b, FILE *f, int format)
     if (format == REPORT_CSV) {
         header_csv(a, f, "A ");
         header_csv(b, f, "B ");
-        fprintf(f, "metric,a,b,diff,lo,hi,significant\n");
+        fprintf(f, "# blocks: %d; correction: Holm, 5%% family-wise; min effect: points %g, share %g, turns %g\n", nb,
+                cs->min_points, cs->min_share, cs->min_turns);
+        fprintf(f, "metric,a,b,diff,lo,hi,significant,p,p_holm,corrected_lo,corrected_hi,blocks,blocks_agreeing,"
+                   "min_effect,finding\n");
         for (int i = 0; i < nrows; i++) {
-            csv_str(f, rows[i].name);
-            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.6f,%s\n", rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi,
-                    rows[i].significant ? "yes" : "no");
+            const compare_row *r = &rows[i];
+            csv_str(f, r->name);
+            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.6f,%s,%.6g,%.6g,%.6f,%.6f,%d,%d,%g,%s\n", r->a, r->b, r->diff, r->lo, r->hi,
+                    r->significant ? "yes" : "no", r->p, r->p_holm, r->clo, r->chi, r->blocks, r->agree, r->min_effect,
+                    r->finding ? "yes" : "no");
         }
-        fprintf(f, "winner changed between A and B (share of games),,,%.6f,%.6f,%.6f,\n", rate, wc.lo, wc.hi);
+        fprintf(f, "winner changed between A and B (share of games),,,%.6f,%.6f,%.6f,,,,,,,,,\n", rate, wc.lo, wc.hi);
         return;
     }
-    fprintf(f, "carc %s compare: %d paired games (game i of A and of B share a seed)\n",
-            a->version[0] ? a->version : CARC_VERSION, n);
+    fprintf(f, "carc %s compare: %d paired games (game i of A and of B share a seed) in %d blocks\n",
+            a->version[0] ? a->version : CARC_VERSION, n, nb);
     header_text(a, f, "A ");
     header_text(b, f, "B ");
-    fprintf(f, "\n%-42s %9s %9s %9s  %-22s %s\n", "metric", "A", "B", "B - A", "95% interval", "significant");
+    fprintf(f, "\n%-42s %9s %9s %9s  %-20s %-20s %6s  %s\n", "measure", "A", "B", "B - A", "95% interval",
+            "Holm-corrected", "blocks", "finding");
     for (int i = 0; i < nrows; i++) {
-        char ci[64];
-        snprintf(ci, sizeof ci, "[%.2f, %.2f]", rows[i].lo, rows[i].hi);
-        fprintf(f, "%-42s %9.2f %9.2f %+9.2f  %-22s %s\n", rows[i].name, rows[i].a, rows[i].b, rows[i].diff, ci,
-                rows[i].significant ? "yes" : "no");
+        const compare_row *r = &rows[i];
+        char ci[64], cc[64], ag[16];
+        snprintf(ci, sizeof ci, "[%.2f, %.2f]", r->lo, r->hi);
+        snprintf(cc, sizeof cc, "[%.2f, %.2f]", r->clo, r->chi);
+        snprintf(ag, sizeof ag, "%d/%d", r->agree, r->blocks);
+        const char *verdict = r->finding ? "yes"
+                              : r->p_holm < 0.05 && nb > 1 ? "no, small"
+                                                            : "no";
+        fprintf(f, "%-42s %9.2f %9.2f %+9.2f  %-20s %-20s %6s  %s\n", r->name, r->a, r->b, r->diff, ci, cc, ag, verdict);
     }
+    char thr[3][32];
+    compare_row pr = {.unit = "points", .min_effect = cs->min_points}, sr = {.unit = "share", .min_effect = cs->min_share},
+                tr = {.unit = "turns", .min_effect = cs->min_turns};
+    fprintf(f,
+            "\n%d finding%s. Intervals are Student's t over %d blocks of consecutive games (independent\n"
+            "seeds); \"blocks\" counts the blocks whose difference has the sign of B - A. The\n"
+            "correction for testing %d measures at once is Holm's (5%% family-wise): a finding is\n"
+            "a measure whose Holm-corrected interval excludes 0 (and every measure with a smaller\n"
+            "p-value passed too), and whose B - A is at least %s, a share of %s or %s\n"
+            "(--min-effect); \"no, small\" passed the test but not the threshold.\n",
+            findings, findings == 1 ? "" : "s", nb, nrows, unit_text(&pr, thr[0], sizeof thr[0]),
+            unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]));
     fprintf(f, "\nthe winner changed between A and B in %d of %d games: %.1f%% [%.1f%%, %.1f%%] (95%% interval)%s\n",
             wc.changed, wc.games, 100 * rate, 100 * wc.lo, 100 * wc.hi,
             wc.paired ? "" : "; the seeds differ (--seed-b), so the games are not the same games");
