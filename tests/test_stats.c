@@ -12,6 +12,7 @@
 
 #include "report.h"
 #include "shard.h"
+#include "staged.h"
 #include "stats.h"
 #include "study.h"
 
@@ -157,6 +158,44 @@ static void test_aa_false_findings_at_most_nominal(void **state)
     assert_true(any_uncorrected >= 3 * any_finding && any_uncorrected > reps / 6);
 }
 
+/* --until-width (Stein's two-stage procedure): 100 A/A studies of the first
+ * player's win share, a first stage of 40 games a side in 10 blocks, run
+ * until the 95% interval is at most 0.2 wide: every interval is that narrow
+ * or narrower, and about 95% of them hold the true difference, 0. */
+static void test_staged_width_and_coverage(void **state)
+{
+    (void)state;
+    const int reps = 100;
+    int missed = 0, extended = 0;
+    for (int r = 0; r < reps; r++) {
+        study a, b;
+        setup_study(&a, 300 + (uint64_t)r, 40, NULL);
+        setup_study(&b, 8000000 + (uint64_t)r, 40, NULL);
+        assert_int_equal(study_run(&a), 0);
+        assert_int_equal(study_run(&b), 0);
+        compare_settings cs;
+        compare_settings_default(&cs);
+        char err[1400];
+        assert_int_equal(staged_extend(&a, &b, &cs, "first-win", 0.2, 100000, err, sizeof err), 0);
+        assert_int_equal(a.nresults, cs.blocks * 4);
+        assert_int_equal(b.nresults, a.nresults);
+        extended += a.nresults > 40;
+        compare_row rows[64];
+        int n = compare_metrics(&a, &b, &cs, rows, 64);
+        for (int i = 0; i < n; i++)
+            if (strcmp(rows[i].key, "first-win") == 0) {
+                assert_true(rows[i].hi - rows[i].lo <= 0.2 + 1e-9);
+                assert_int_equal(rows[i].df, 9);
+                missed += rows[i].lo > 0 || rows[i].hi < 0;
+            }
+        study_free(&a);
+        study_free(&b);
+    }
+    printf("staged: %d of %d intervals missed 0; %d studies played past the first stage\n", missed, reps, extended);
+    assert_true(extended >= reps / 2);
+    assert_true(missed <= 12); /* Binomial(100, 0.05): more than 12 has a chance of about 0.002 */
+}
+
 /* Farms scoring nothing lowers the mean score: significant, negative. */
 static void test_huge_change_found(void **state)
 {
@@ -279,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_false_positive_rate),
         cmocka_unit_test(test_huge_change_found),
         cmocka_unit_test(test_aa_false_findings_at_most_nominal),
+        cmocka_unit_test(test_staged_width_and_coverage),
         cmocka_unit_test(test_shards_merge_to_the_whole),
         cmocka_unit_test(test_shard_of_another_version_refused),
         cmocka_unit_test(test_compare_pairs_by_game_number),

@@ -82,6 +82,8 @@ static const struct {
     {"--seed-b", "compare"},
     {"--blocks", "compare, stats merge"},
     {"--min-effect", "compare, stats merge"},
+    {"--until-width", "compare"},
+    {"--max-games", "compare"},
     {"--names", "play"},
     {"--save", "play"},
     {"--resume", "play"},

@@ -1,6 +1,7 @@
 /* cmd_compare.c - carc compare: the same seeds under two rule sets, and for
  * each metric the paired difference with its 95% interval. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "commands.h"
 #include "report.h"
 #include "shard.h"
+#include "staged.h"
 #include "study_args.h"
 
 static void usage(FILE *f)
@@ -31,6 +33,11 @@ static void usage(FILE *f)
                "                 2 to 256): its interval is Student's t over the blocks' means\n"
                "  --min-effect UNIT=X  the practical threshold of a finding, per unit: points=X\n"
                "                 (default 1), share=X (default 0.02), turns=X (default 1)\n"
+               "  --until-width MEASURE=W  play --games first, then as many more blocks as the\n"
+               "                 measure needs for a 95%% interval at most W wide (Stein's two-stage\n"
+               "                 procedure; measures: mean-score, spread, first-lead, first-win,\n"
+               "                 length, margin, points:REASON)\n"
+               "  --max-games N  the most games a side --until-width may play (default 100000)\n"
                "  --records DIR  keeps A's records in DIR/a/ and B's in DIR/b/\n"
                "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
                "Besides the metrics, the report says in how many games the winner changed\n"
@@ -59,6 +66,9 @@ int cmd_compare(int argc, char **argv)
     bool have_seed_b = false;
     compare_settings cs;
     compare_settings_default(&cs);
+    char until_key[48] = "";
+    double until_width = 0;
+    int max_games = 100000;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -91,6 +101,24 @@ int cmd_compare(int argc, char **argv)
                         v ? v : "");
                 return 2;
             }
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--until-width") == 0) {
+            const char *eq = v ? strrchr(v, '=') : NULL;
+            char *end = NULL;
+            until_width = eq ? strtod(eq + 1, &end) : 0;
+            if (!eq || eq == v || !end || *end || !(until_width > 0) || (size_t)(eq - v) >= sizeof until_key) {
+                fprintf(stderr, "carc compare: --until-width expects MEASURE=WIDTH (first-win=0.02, mean-score=1, "
+                                "points:farm=0.5), not '%s'\n", v ? v : "");
+                return 2;
+            }
+            snprintf(until_key, sizeof until_key, "%.*s", (int)(eq - v), v);
+            i++;
+            continue;
+        }
+        if (strcmp(arg, "--max-games") == 0) {
+            if (!arg_int("compare", arg, v, 1, 100000000, &max_games)) return 2;
             i++;
             continue;
         }
@@ -127,6 +155,12 @@ int cmd_compare(int argc, char **argv)
     for (int i = 0; i < nb; i++)
         if (add_option(&b, only_b[i]) < 0) return 2;
     if (have_seed_b) b.seed = seed_b;
+    if (until_key[0] && (fl.sharded || a.games % cs.blocks != 0 || a.games < 2 * cs.blocks)) {
+        fprintf(stderr, "carc compare: --until-width runs in one piece (not with --shard), from a first stage of\n"
+                        "--games that --blocks divides into blocks of 2 games or more (--games %d, --blocks %d)\n",
+                a.games, cs.blocks);
+        return 2;
+    }
     if (!vb && nb == 0 && na == 0 && !have_seed_b)
         fprintf(stderr, "carc compare: A and B are the same rules and seeds; every difference will be 0\n");
     /* Both sides keep their records: DIR/a/ and DIR/b/. */
@@ -146,6 +180,7 @@ int cmd_compare(int argc, char **argv)
     b.label = "compare B";
     a.progress = b.progress = !fl.sharded;
     int rc = 0;
+    char staged_err[1400];
     study_out_clear(&fl);
     if (study_run(&a) < 0) {
         term_error("carc compare: A", a.error);
@@ -153,6 +188,10 @@ int cmd_compare(int argc, char **argv)
     } else if (study_run(&b) < 0) {
         term_error("carc compare: B", b.error);
         rc = 1;
+    } else if (until_key[0] &&
+               staged_extend(&a, &b, &cs, until_key, until_width, max_games, staged_err, sizeof staged_err) < 0) {
+        term_error("carc compare", staged_err);
+        rc = strstr(staged_err, "--until-width") ? 2 : 1;
     } else {
         FILE *out = study_out("compare", &fl);
         if (!out) {

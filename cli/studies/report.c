@@ -306,6 +306,9 @@ void report_tournament(const study *s, FILE *f, int format)
 /* The value of metric m for one game. Metrics past METRIC_FIXED are points
  * by reason (reason name in `reason`). */
 enum { M_MEAN, M_SPREAD, M_FIRST_ADV, M_FIRST_WIN, M_LENGTH, M_MARGIN, METRIC_FIXED };
+const char *const compare_measure_keys[METRIC_FIXED] = {"mean-score", "spread", "first-lead",
+                                                       "first-win",  "length", "margin"};
+const int compare_measure_key_count = METRIC_FIXED;
 static const char *const metric_units[METRIC_FIXED] = {"points", "points", "points", "share", "turns", "points"};
 static const char *const metric_names[METRIC_FIXED] = {
     "mean score", "score spread (highest - lowest)", "first player's lead over the others' mean",
@@ -360,6 +363,7 @@ int pair_games(const study *a, const study *b, int *ia, int *ib)
 
 void compare_settings_default(compare_settings *cs)
 {
+    memset(cs, 0, sizeof *cs);
     cs->blocks = COMPARE_DEFAULT_BLOCKS;
     cs->min_points = 1;
     cs->min_share = 0.02;
@@ -378,11 +382,17 @@ bool compare_min_effect(compare_settings *cs, const char *v)
     return true;
 }
 
-/* The measure's interval over the blocks: k = pair k's block. */
-static void over_blocks(compare_row *r, const double *d, int n, int nb)
+/* The measure's interval over the blocks (pair k is in block k * nb / n):
+ * Student's t over the blocks' mean differences; for the measure a staged
+ * study stopped on, the first stage's deviation and degrees of freedom. */
+static void over_blocks(compare_row *r, const double *d, int n, int nb, const compare_settings *cs)
 {
-    double sum[256] = {0}, means[256];
-    int count[256] = {0};
+    double *sum = calloc((size_t)nb, sizeof *sum), *means = calloc((size_t)nb, sizeof *means);
+    int *count = calloc((size_t)nb, sizeof *count);
+    if (!sum || !means || !count) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
     for (int k = 0; k < n; k++) {
         int blk = (int)((long long)k * nb / n);
         sum[blk] += d[k];
@@ -395,18 +405,27 @@ static void over_blocks(compare_row *r, const double *d, int n, int nb)
         int sign_b = (means[blk] > 0) - (means[blk] < 0), sign = (r->diff > 0) - (r->diff < 0);
         r->agree += sign_b == sign;
     }
-    double se = nb > 1 ? stat_sd(means, nb) / sqrt((double)nb) : 0;
-    if (nb < 2) {
+    r->block_sd = nb > 1 ? stat_sd(means, nb) : 0;
+    r->df = nb - 1;
+    if (cs->staged_key[0] && strcmp(cs->staged_key, r->key) == 0) {
+        r->block_sd = cs->staged_sd;
+        r->df = cs->staged_df;
+    }
+    double se = r->df > 0 ? r->block_sd / sqrt((double)nb) : 0;
+    if (r->df < 1) {
         r->lo = r->hi = r->diff;
         r->p = 1;
     } else {
-        double h = stat_t_quantile(0.975, nb - 1) * se;
+        double h = stat_t_quantile(0.975, r->df) * se;
         r->lo = r->diff - h;
         r->hi = r->diff + h;
-        r->p = se > 0 ? stat_t_p_two_sided(r->diff / se, nb - 1) : r->diff != 0 ? 0 : 1;
+        r->p = se > 0 ? stat_t_p_two_sided(r->diff / se, r->df) : r->diff != 0 ? 0 : 1;
     }
-    r->significant = nb > 1 && (r->lo > 0 || r->hi < 0);
+    r->significant = r->df > 0 && (r->lo > 0 || r->hi < 0);
     r->clo = se; /* the standard error, until the correction (compare_metrics) */
+    free(sum);
+    free(means);
+    free(count);
 }
 
 int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max)
@@ -433,7 +452,6 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
     }
     n = pair_games(a, b, ia, ib);
     int nb = cs->blocks < n ? cs->blocks : n;
-    if (nb > 256) nb = 256;
     double *xa = column(n), *xb = column(n), *d = column(n);
     for (int m = 0; m < METRIC_FIXED + nr && nrows < max; m++) {
         const char *reason = m >= METRIC_FIXED ? reasons[m - METRIC_FIXED] : NULL;
@@ -449,15 +467,17 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
             for (int i = 0; i < n && !any; i++) any = xa[i] != 0 || xb[i] != 0;
             if (!any) continue;
             snprintf(r->name, sizeof r->name, "points/game: %s", reason);
+            snprintf(r->key, sizeof r->key, "points:%s", reason);
             r->unit = "points";
         } else {
             snprintf(r->name, sizeof r->name, "%s", metric_names[m]);
+            snprintf(r->key, sizeof r->key, "%s", compare_measure_keys[m]);
             r->unit = metric_units[m];
         }
         r->a = stat_mean(xa, n);
         r->b = stat_mean(xb, n);
         r->diff = stat_mean(d, n);
-        over_blocks(r, d, n, nb);
+        over_blocks(r, d, n, nb, cs);
         r->min_effect = strcmp(r->unit, "share") == 0 ? cs->min_share
                         : strcmp(r->unit, "turns") == 0 ? cs->min_turns : cs->min_points;
         nrows++;
@@ -472,14 +492,14 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
         double se = r->clo;
         r->p_holm = adj[i];
         int rank = stat_holm_rank(p, m, i);
-        if (nb < 2) {
+        if (r->df < 1) {
             r->clo = r->chi = r->diff;
         } else {
-            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), nb - 1) * se;
+            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), r->df) * se;
             r->clo = r->diff - h;
             r->chi = r->diff + h;
         }
-        r->finding = nb > 1 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
+        r->finding = r->df > 0 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
     }
     free(xa);
     free(xb);
@@ -522,10 +542,19 @@ winner_change compare_winner_change(const study *a, const study *b)
     return w;
 }
 
+/* The staged run in JSON ("null" when the study was not staged). */
+static const char *staged_json(const compare_settings *cs, char *buf, size_t n)
+{
+    if (!cs->staged_key[0]) return "null";
+    snprintf(buf, n, "{\"measure\": \"%s\", \"width\": %g, \"first_stage_games\": %d, \"capped\": %s}",
+             cs->staged_key, cs->staged_width, cs->staged_first, cs->staged_capped ? "true" : "false");
+    return buf;
+}
+
 static const char *unit_text(const compare_row *r, char *buf, size_t n)
 {
     if (strcmp(r->unit, "share") == 0) snprintf(buf, n, "%.3g", r->min_effect);
-    else snprintf(buf, n, "%.3g %s", r->min_effect, r->unit);
+    else snprintf(buf, n, "%.3g %.*s", r->min_effect, r->min_effect == 1 ? (int)strlen(r->unit) - 1 : 99, r->unit);
     return buf;
 }
 
@@ -542,6 +571,7 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
     int n = wc.games, nb = nrows ? rows[0].blocks : 0, findings = 0;
     for (int i = 0; i < nrows; i++) findings += rows[i].finding;
     double rate = wc.games ? (double)wc.changed / wc.games : 0;
+    char sj[256];
     if (format == REPORT_JSON) {
         fprintf(f, "{\"a\": {");
         header_json(a, f);
@@ -549,9 +579,9 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
         header_json(b, f);
         fprintf(f, "}, \"games\": %d, \"paired\": %s, \"blocks\": %d, \"correction\": \"holm\", "
                    "\"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, \"turns\": %g}, "
-                   "\"findings\": %d, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
+                   "\"until_width\": %s, \"findings\": %d, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
                    "\"hi\": %.6f}, \"metrics\": [",
-                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, findings, wc.changed,
+                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, staged_json(cs, sj, sizeof sj), findings, wc.changed,
                 rate, wc.lo, wc.hi);
         for (int i = 0; i < nrows; i++) {
             const compare_row *r = &rows[i];
@@ -613,6 +643,18 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
             "(--min-effect); \"no, small\" passed the test but not the threshold.\n",
             findings, findings == 1 ? "" : "s", nb, nrows, unit_text(&pr, thr[0], sizeof thr[0]),
             unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]));
+    for (int i = 0; i < nrows && cs->staged_key[0]; i++) {
+        const compare_row *r = &rows[i];
+        if (strcmp(r->key, cs->staged_key) != 0) continue;
+        fprintf(f,
+                "\nRun until the 95%% interval of %s was at most %g wide (Stein's two-stage\n"
+                "procedure): the first %d games a side in %d blocks gave its spread from block to\n"
+                "block (sd %.4g, %d degrees of freedom, which its interval keeps so that the\n"
+                "stopping rule costs no coverage); %d blocks of %d games were needed%s. Its\n"
+                "interval is now %.4g wide.\n",
+                r->key, cs->staged_width, cs->staged_first, r->df + 1, r->block_sd, r->df, nb, n / (nb ? nb : 1),
+                cs->staged_capped ? ", cut short by --max-games" : "", r->hi - r->lo);
+    }
     fprintf(f, "\nthe winner changed between A and B in %d of %d games: %.1f%% [%.1f%%, %.1f%%] (95%% interval)%s\n",
             wc.changed, wc.games, 100 * rate, 100 * wc.lo, 100 * wc.hi,
             wc.paired ? "" : "; the seeds differ (--seed-b), so the games are not the same games");

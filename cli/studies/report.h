@@ -30,6 +30,16 @@ void report_tournament(const study *s, FILE *f, int format);
 typedef struct compare_settings {
     int blocks;                            /* default COMPARE_DEFAULT_BLOCKS */
     double min_points, min_share, min_turns; /* practical thresholds: 1, 0.02, 1 */
+    /* A study run until one measure's interval was narrow enough (Stein's
+     * two-stage procedure): that measure's key, and the standard deviation
+     * of its block means in the first stage with its degrees of freedom,
+     * which its interval uses instead of all the blocks'. */
+    char staged_key[48];
+    double staged_sd;
+    int staged_df;
+    int staged_first;      /* games a side in the first stage */
+    double staged_width;   /* the width asked for */
+    bool staged_capped;    /* --max-games stopped it short of that width */
 } compare_settings;
 void compare_settings_default(compare_settings *cs);
 /* Parses "--min-effect UNIT=X" (points, share or turns); false if bad. */
@@ -42,14 +52,21 @@ bool compare_min_effect(compare_settings *cs, const char *v);
  * in sign, and whether it is a finding. */
 typedef struct compare_row {
     char name[96];
+    char key[48];          /* short name for --until-width: mean-score, first-win, points:farm, ... */
     const char *unit;      /* "points", "share" or "turns" */
     double a, b, diff, lo, hi;
     bool significant;      /* the 95% interval over the blocks excludes 0 (uncorrected) */
     int blocks, agree;
+    double block_sd;       /* standard deviation of the blocks' mean differences */
+    int df;                /* degrees of freedom of the interval */
     double p, p_holm, clo, chi, min_effect;
     bool finding;
 } compare_row;
 
+/* The keys of the fixed measures, for --until-width (points by reason:
+ * "points:REASON"). */
+extern const char *const compare_measure_keys[];
+extern const int compare_measure_key_count;
 /* cs: NULL for the defaults. */
 int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max);
 /* The games A and B both played, by game number (results sorted by it):

@@ -234,7 +234,7 @@ int study_run(study *s)
         snprintf(s->error, sizeof s->error, "out of memory");
         return -1;
     }
-    for (int i = 0; i < s->games; i++)
+    for (int i = s->first_game > 0 ? s->first_game : 0; i < s->games; i++)
         if (i % s->shard_n == s->shard_k - 1) c.todo[c.ntodo++] = i;
     pthread_mutex_init(&c.lock, NULL);
     double t0 = now();

@@ -36,6 +36,7 @@ typedef struct study {
     bool rotate;          /* seat p of game i plays agent (p + i) mod nagents */
     uint64_t seed;
     int games;            /* game numbers 0 .. games-1 */
+    int first_game;       /* play only from this game number on (a study extended; 0) */
     int shard_k, shard_n; /* play only the games with i mod n == k - 1 (1 <= k <= n) */
     int jobs;
     const char *records_dir;
