@@ -130,5 +130,16 @@ check "out: a shard that ends writes its file" 0 "" "$CARC" sim --games 4 --shar
 [ "$(wc -l <"$T/o.jsonl")" = 3 ] && ! ls "$T" | grep -q partial && pass "out: ... whole, no temporary file left" ||
     fail "out: ... whole, no temporary file left" "$(ls "$T")"
 
+# ---- 4. per-game JSON lines on request ----------------------------------------------------------
+check "games-jsonl: compare --games-jsonl prints the report and writes the games" 0 "points/game: farm" \
+    "$CARC" compare $STUDY --games-jsonl "$T/games.jsonl"
+[ "$(wc -l <"$T/games.jsonl")" = 80 ] && [ "$(grep -c '"side": "B"' "$T/games.jsonl")" = 40 ] &&
+    pass "games-jsonl: ... 40 games of A and 40 of B, a line each" || fail "games-jsonl: ... 80 lines" "$(wc -l <"$T/games.jsonl")"
+$CARC compare $STUDY --shard 1/1 --out "$T/one.jsonl" 2>/dev/null
+tail -n +2 "$T/one.jsonl" >"$T/one.games"
+same "games-jsonl: ... the same lines as the whole study's shard, without its header" "$T/one.games" "$T/games.jsonl"
+check "games-jsonl: sim --games-jsonl" 0 "win rate" "$CARC" sim --games 5 --games-jsonl "$T/sim.jsonl"
+[ "$(grep -c '"kind": "sim"' "$T/sim.jsonl")" = 5 ] && pass "games-jsonl: ... 5 lines" || fail "games-jsonl: sim" "$(cat "$T/sim.jsonl")"
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -75,6 +75,7 @@ static const struct {
     {"--records", "sim, tournament, compare"},
     {"--shard", "sim, tournament, compare"},
     {"--out", "sim, tournament, compare"},
+    {"--games-jsonl", "sim, tournament, compare"},
     {"--json", "sim, tournament, compare, stats merge, replay"},
     {"--csv", "sim, tournament, compare, stats merge"},
     {"--option-a", "compare"},

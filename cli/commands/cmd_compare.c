@@ -203,6 +203,7 @@ int cmd_compare(int argc, char **argv)
             report_compare(&a, &b, &cs, out, study_format(&fl));
         }
         if (out && study_out_close("compare", &fl, out) < 0) rc = 1;
+        if (rc == 0 && study_games_jsonl("compare", &fl, "compare", &a, &b) < 0) rc = 1;
     }
     study_free(&a);
     study_free(&b);

@@ -155,6 +155,19 @@ void shard_write(FILE *f, const char *kind, const study *a, const study *b)
     free(id);
 }
 
+void shard_write_games(FILE *f, const char *kind, const study *a, const study *b)
+{
+    shard_identity *id = malloc(sizeof *id);
+    if (!id) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
+    shard_identity_of(kind, a, b, id);
+    write_games(a, f, kind, b ? "A" : "", id->id);
+    if (b) write_games(b, f, kind, "B", id->id);
+    free(id);
+}
+
 /* ---- reading: a small reader for exactly the lines written above ---------------------- */
 
 typedef struct jp {

@@ -30,6 +30,9 @@ typedef struct shard_identity {
 void shard_identity_of(const char *kind, const study *a, const study *b, shard_identity *id);
 /* Writes the header line and every game (a's, then b's) of one shard. */
 void shard_write(FILE *f, const char *kind, const study *a, const study *b);
+/* Only the game lines (--games-jsonl: one JSON object a game, for R's
+ * jsonlite::stream_in or pandas.read_json(lines=True)). */
+void shard_write_games(FILE *f, const char *kind, const study *a, const study *b);
 /* Reads the shard files and fills a (and b for a compare) with every game of
  * the study, sorted by game number, and what the report needs of the study;
  * seconds are the shards' times summed. *kind receives the command. -1 with

@@ -24,6 +24,8 @@ void study_args_usage(FILE *f)
                "  --shard K/N          play only games i with i mod N = K-1 and print them as JSON\n"
                "                       lines for 'carc stats merge'\n"
                "  --out FILE           write the report (or the shard's lines) into FILE\n"
+               "  --games-jsonl FILE   also write every game as one JSON line into FILE (its seed,\n"
+               "                       players, scores, turns, points by reason), for R or pandas\n"
                "  --json               the report as one JSON object\n"
                "  --csv                the report as CSV (what was run in '# ' lines first)\n"
                "  --allow-plugin-paths let the variant load C plugins from paths it gives (native\n"
@@ -62,7 +64,8 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
     }
     bool takes = strcmp(a, "--variant") == 0 || strcmp(a, "--games") == 0 || strcmp(a, "--players") == 0 ||
                  strcmp(a, "--seed") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--option") == 0 ||
-                 strcmp(a, "--records") == 0 || strcmp(a, "--shard") == 0 || strcmp(a, "--out") == 0;
+                 strcmp(a, "--records") == 0 || strcmp(a, "--shard") == 0 || strcmp(a, "--out") == 0 ||
+                 strcmp(a, "--games-jsonl") == 0;
     if (!takes) return 0;
     if (!v) {
         fprintf(stderr, "carc %s: %s needs a value\n", cmd, a);
@@ -119,6 +122,8 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
         fl->sharded = true;
     } else if (strcmp(a, "--out") == 0) {
         fl->out = v;
+    } else if (strcmp(a, "--games-jsonl") == 0) {
+        fl->games_jsonl = v;
     }
     return 1;
 }
@@ -162,6 +167,18 @@ void agent_error(const char *cmd, const char *spec, const char *err)
 void study_out_clear(const study_flags *fl)
 {
     if (fl->out) unlink(fl->out);
+    if (fl->games_jsonl) unlink(fl->games_jsonl);
+}
+
+int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, const study *a, const study *b)
+{
+    if (!fl->games_jsonl) return 0;
+    study_flags g = *fl;
+    g.out = fl->games_jsonl;
+    FILE *f = study_out(cmd, &g);
+    if (!f) return -1;
+    shard_write_games(f, kind, a, b);
+    return study_out_close(cmd, &g, f);
 }
 
 /* The temporary file next to --out FILE: FILE.partial-PID (a name no
@@ -228,6 +245,7 @@ int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*us
     else if (fl.sharded) shard_write(out, cmd, &s, NULL);
     else report(&s, out, study_format(&fl));
     if (out && study_out_close(cmd, &fl, out) < 0) rc = 1;
+    if (rc == 0 && study_games_jsonl(cmd, &fl, cmd, &s, NULL) < 0) rc = 1;
     study_free(&s);
     return rc;
 }

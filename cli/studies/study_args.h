@@ -9,6 +9,7 @@
 typedef struct study_flags {
     bool json, csv, sharded;
     const char *out;
+    const char *games_jsonl; /* --games-jsonl FILE: every game as a JSON line */
 } study_flags;
 
 /* Defaults: variant base, 100 games, random,random, seed 1, 1 job. */
@@ -26,6 +27,9 @@ void study_args_usage(FILE *f);
 void study_out_clear(const study_flags *fl);
 FILE *study_out(const char *cmd, const study_flags *fl);
 int study_out_close(const char *cmd, const study_flags *fl, FILE *f);
+/* Writes --games-jsonl FILE (when given) the same way, whole or not at all:
+ * a's games, then b's (compare). 0, or -1 with a message. */
+int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, const study *a, const study *b);
 /* REPORT_TABLE, REPORT_JSON (--json) or REPORT_CSV (--csv). */
 int study_format(const study_flags *fl);
 /* Prints why an agent name did not parse, with the closest names. */
