@@ -15,6 +15,7 @@ int cmd_variant(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_study(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_new(int argc, char **argv);
 int cmd_train(int argc, char **argv);

@@ -19,6 +19,7 @@ static void usage(FILE *f)
             "  train             learn how the bots judge a variant's positions, from self-play\n"
             "  analyse FILE      the search's estimate of each option at a point of a game record\n"
             "  stats merge FILE  the report of a study run in shards (--shard K/N)\n"
+            "  study run FILE    run a study written down in a file, from its folder\n"
             "  replay FILE       replay a game record; print the board and scores\n"
             "  render FILE       draw a game record: an SVG board or an HTML replay page\n"
             "  tiles check FILE  validate a tile-set file and summarise it\n"
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "train") == 0) return cmd_train(argc - 1, argv + 1);
     if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0) return cmd_analyse(argc - 1, argv + 1);
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 1, argv + 1);
+    if (strcmp(cmd, "study") == 0) return cmd_study(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);
     if (strcmp(cmd, "tiles") == 0) return cmd_tiles(argc - 1, argv + 1);

@@ -95,6 +95,10 @@ static void header_text(const study *s, FILE *f, const char *prefix)
     if (strcmp(s->variant, s->variant_name) != 0) fprintf(f, " (%s)", s->variant);
     fprintf(f, "\n%s          %s\n", prefix, s->title);
     fprintf(f, "%smodules   %s\n", prefix, s->modules);
+    for (int i = 0; i < s->nsources; i++)
+        fprintf(f, "%s%s %s sha256:%.12s\n", prefix, i ? "         " : "files    ", s->source_name[i], s->source_hash[i]);
+    if (study_file_name[0] && (!*prefix || *prefix == 'A'))
+        fprintf(f, "%sstudy     %s sha256:%.12s\n", prefix, study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "%soptions   %s%s", prefix, s->nsettings ? "not at their default: " : "", buf);
     if (s->noverrides) {
@@ -125,7 +129,19 @@ static void header_json(const study *s, FILE *f)
         fprintf(f, "%s", k++ ? ", " : "");
         json_write_string(f, t);
     }
-    fprintf(f, "], \"options_not_default\": {");
+    fprintf(f, "], \"files\": [");
+    for (int i = 0; i < s->nsources; i++) {
+        fprintf(f, "%s{\"file\": ", i ? ", " : "");
+        json_write_string(f, s->source_name[i]);
+        fprintf(f, ", \"sha256\": \"%s\"}", s->source_hash[i]);
+    }
+    fprintf(f, "]");
+    if (study_file_name[0]) {
+        fprintf(f, ", \"study_file\": {\"file\": ");
+        json_write_string(f, study_file_name);
+        fprintf(f, ", \"sha256\": \"%s\"}", study_file_hash);
+    }
+    fprintf(f, ", \"options_not_default\": {");
     for (int i = 0; i < s->nsettings; i++) {
         const char *eq = strchr(s->settings[i], '=');
         char key[160];
@@ -157,6 +173,10 @@ static void header_csv(const study *s, FILE *f, const char *side)
     fprintf(f, "# carc %s %s\n", s->version[0] ? s->version : CARC_VERSION, s->label ? s->label : "");
     fprintf(f, "# %svariant: %s (%s): %s\n", side, s->variant_name, s->variant, s->title);
     fprintf(f, "# %smodules: %s\n", side, s->modules);
+    for (int i = 0; i < s->nsources; i++)
+        fprintf(f, "# %sfile: %s sha256:%s\n", side, s->source_name[i], s->source_hash[i]);
+    if (study_file_name[0] && (!*side || *side == 'A'))
+        fprintf(f, "# study file: %s sha256:%s\n", study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "# %soptions not at their default: %s\n", side, s->nsettings ? buf : "none");
     overrides_line(s, buf, sizeof buf);

@@ -52,13 +52,9 @@ static void side_identity(shard_identity *id, const char *side, const study *s)
     put(id, key, "%llu", (unsigned long long)s->seed);
     /* By content, not by place: shards played where carc is installed in
      * other folders still merge; a changed file does not. */
-    const char *data = carc_data_dir();
-    size_t dl = strlen(data);
     for (int i = 0; i < s->nsources; i++) {
-        const char *path = s->sources[i], *slash = strrchr(path, '/'), *shown = slash ? slash + 1 : path;
-        if (dl && strncmp(path, data, dl) == 0 && path[dl] == '/') shown = path + dl + 1; /* variants/base.ini */
         snprintf(key, sizeof key, "%sfile %d", side, i + 1);
-        put(id, key, "%s sha256:%s", shown, s->source_hash[i]);
+        put(id, key, "%s sha256:%s", s->source_name[i], s->source_hash[i]);
     }
 }
 
@@ -337,6 +333,16 @@ static void study_from_identity(study *s, const shard_identity *id, const char *
     }
     snprintf(key, sizeof key, "%sseed", side);
     s->seed = (v = id_get(id, key)) ? strtoull(v, NULL, 10) : 0;
+    s->nsources = 0;
+    for (int i = 0; i < STUDY_MAX_SOURCES; i++) {
+        snprintf(key, sizeof key, "%sfile %d", side, i + 1);
+        const char *sha = (v = id_get(id, key)) ? strstr(v, " sha256:") : NULL;
+        if (!sha) break;
+        snprintf(s->source_name[i], sizeof s->source_name[0], "%.*s", (int)(sha - v), v);
+        snprintf(s->sources[i], sizeof s->sources[0], "%s", s->source_name[i]);
+        snprintf(s->source_hash[i], sizeof s->source_hash[0], "%s", sha + 8);
+        s->nsources++;
+    }
     s->shard_k = k;
     s->shard_n = n;
     s->shards = 0;

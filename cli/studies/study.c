@@ -21,6 +21,21 @@ typedef struct run_ctx {
     pthread_mutex_t lock;
 } run_ctx;
 
+char study_file_name[512];
+char study_file_hash[CONTENT_HASH_HEX];
+
+/* A file as reports and shard identities name it: under the data
+ * directory by its path there (variants/base.ini, scripts/robbers.lua),
+ * elsewhere by its name (my-rule.ini): the same wherever carc is installed
+ * or the study's folder is copied. */
+static void source_name(const char *path, char *out, size_t n)
+{
+    const char *data = carc_data_dir(), *slash = strrchr(path, '/'), *shown = slash ? slash + 1 : path;
+    size_t dl = strlen(data);
+    if (dl && strncmp(path, data, dl) == 0 && path[dl] == '/') shown = path + dl + 1;
+    snprintf(out, n, "%s", shown);
+}
+
 void study_init(study *s)
 {
     memset(s, 0, sizeof *s);
@@ -177,6 +192,7 @@ static int hash_sources(study *s, const char *list)
             return -1;
         }
         snprintf(s->sources[s->nsources], sizeof s->sources[0], "%.*s", (int)len, p);
+        source_name(s->sources[s->nsources], s->source_name[s->nsources], sizeof s->source_name[0]);
         if (content_hash_file(s->sources[s->nsources], s->source_hash[s->nsources]) < 0) {
             snprintf(s->error, sizeof s->error, "%s: cannot read it again to hash it", s->sources[s->nsources]);
             return -1;

@@ -58,12 +58,18 @@ typedef struct study {
     /* every file the rules were read from (variant files, tile sets,
      * scripts, plugins) with its SHA-256 */
     char sources[STUDY_MAX_SOURCES][512];
+    char source_name[STUDY_MAX_SOURCES][512];  /* as reports name it: variants/base.ini, my-rule.ini */
     char source_hash[STUDY_MAX_SOURCES][CONTENT_HASH_HEX];
     int nsources;
     double seconds;       /* time spent playing (summed over the shards merged) */
     int shards;           /* how many shards the results came from (1: one run) */
     char error[1200];
 } study;
+
+/* The study file a report was run from (carc study run), with its SHA-256;
+ * "" otherwise. Reports name it. */
+extern char study_file_name[512];
+extern char study_file_hash[CONTENT_HASH_HEX];
 
 /* Initialises defaults: 1 job, shard 1/1, no records. */
 void study_init(study *s);
