@@ -282,7 +282,7 @@ check "no silent flags: render --turn past the end is an error" 2 "ends at turn"
     "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 999 --svg "$T/x.svg"
 check "no silent flags: render --turn within the game draws" 0 "" \
     "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 1 --svg "$T/x.svg"
-check "no silent flags: stats merge --frobnicate is an error" 2 "unknown argument" "$CARC" stats merge --frobnicate x
+check "no silent flags: stats merge --frobnicate is an error" 2 "unknown flag '--frobnicate'" "$CARC" stats merge --frobnicate x
 check "no silent flags: --json with --csv is an error" 2 "choose one" "$CARC" sim --json --csv --games 1
 check "no silent flags: sim --out writes the report there" 0 "" "$CARC" sim --games 2 --out "$T/report.txt"
 grep -q "win rate" "$T/report.txt" && pass "no silent flags: ... and it holds the report" ||
@@ -329,6 +329,24 @@ for s in "$T"/snip-*.ini; do
     [ -f "$s" ] || continue
     k=$((k + 1))
     name=$(basename "$s")
+    if grep -q '^\[study\]' "$s"; then
+        # A study file: run a sliver of it (--shard 1/1000) beside the
+        # variant files it names (variants/house/, as the docs say), taken
+        # from the doc's snippets by their name.
+        sd=$D/variants/house
+        cp "$s" "$sd/study-$k.ini"
+        for v in $(sed -n 's/^[ab] *= *\([^ ]*\.ini\)$/\1/p' "$s"); do
+            for o in "$T"/snip-*.ini; do
+                grep -q "^name = ${v%.ini}\$" "$o" && cp "$o" "$sd/$v"
+            done
+        done
+        if CARC_DATA=$D $CARC study run "$sd/study-$k.ini" --shard 1/1000 >"$T/out" 2>"$T/err"; then
+            pass "docs snippet runs: ${name#snip-} (a study file, shard 1/1000)"
+        else
+            fail "docs snippet runs: ${name#snip-}" "$(head -c 300 "$T/err")"
+        fi
+        continue
+    fi
     cp "$s" "$D/variants/house/$name"
     if CARC_DATA=$D $CARC variant show "$D/variants/house/$name" >"$T/out" 2>"$T/err"; then
         pass "docs snippet loads: ${name#snip-}"

@@ -110,7 +110,7 @@ check "refused: game lines without a shard header (an older carc)" 1 "x8.jsonl:1
 sed '1s/"A seed": "7"/"A seed": "9"/' "$T/c8.jsonl" >"$T/x8.jsonl"
 check "refused: a header edited by hand" 1 "x8.jsonl:1: the header's study id does not match its identity" \
     "$CARC" stats merge "$T"/c[1-7].jsonl "$T/x8.jsonl"
-check "refused: no file" 2 "no shard file given" "$CARC" stats merge
+check "refused: no file" 2 "FILE... missing" "$CARC" stats merge
 
 # ---- 3. --out: whole or nothing ----------------------------------------------------------------
 echo "an older file" >"$T/o.jsonl"

@@ -8,65 +8,27 @@
 #include "shard.h"
 #include "study.h"
 
-static void usage(FILE *f)
+static int run(const cli_args *args)
 {
-    fprintf(f, "usage: carc stats merge [--json|--csv] [--blocks N] [--min-effect UNIT=X] FILE...\n\n"
-               "Reads the JSON lines that 'carc sim|tournament|compare --shard K/N' wrote and\n"
-               "prints the report of the whole study, as if it had run in one piece.\n"
-               "Each shard names its study (the command, variants with the content hash of\n"
-               "every file they read, options, players, seeds, --games, carc's version):\n"
-               "the merge refuses, naming the file, a shard of another study, a shard given\n"
-               "twice, and a shard or a game missing. The time reported is the shards' sum.\n"
-               "--blocks and --min-effect judge a compare's measures as in carc compare.\n");
-}
-
-int cmd_stats(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
+    if (cli_given(args, "--json") && cli_given(args, "--csv")) {
+        fprintf(stderr, "carc stats merge: --json and --csv: choose one\n");
+        return 2;
+    }
+    int format = cli_given(args, "--json") ? REPORT_JSON : cli_given(args, "--csv") ? REPORT_CSV : REPORT_TABLE;
+    compare_settings cs;
+    compare_settings_default(&cs);
+    cs.blocks = cli_int(args, "--blocks", cs.blocks);
+    for (int k = 0; k < cli_count(args, "--min-effect"); k++)
+        if (!compare_min_effect(&cs, cli_nth(args, "--min-effect", k))) {
+            fprintf(stderr, "carc stats merge: --min-effect expects points=X, share=X or turns=X, not '%s'\n",
+                    cli_nth(args, "--min-effect", k));
+            return 2;
         }
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (strcmp(argv[1], "merge") != 0) {
-        fprintf(stderr, "carc stats: unknown subcommand '%s'\n", argv[1]);
-        usage(stderr);
-        return 2;
-    }
     static study a, b;
     study_init(&a);
     study_init(&b);
     char kind[32] = "", err[2048];
-    int format = REPORT_TABLE, files = 0;
-    char **paths = argv + 2; /* the file arguments, gathered in place */
-    compare_settings cs;
-    compare_settings_default(&cs);
-    for (int i = 2; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(argv[i], "--blocks") == 0) {
-            if (!arg_int("stats merge", argv[i], v, 2, 256, &cs.blocks)) return 2;
-            i++;
-        } else if (strcmp(argv[i], "--min-effect") == 0) {
-            if (!compare_min_effect(&cs, v)) {
-                fprintf(stderr, "carc stats merge: --min-effect expects points=X, share=X or turns=X, not '%s'\n",
-                        v ? v : "");
-                return 2;
-            }
-            i++;
-        } else if (strcmp(argv[i], "--json") == 0) format = REPORT_JSON;
-        else if (strcmp(argv[i], "--csv") == 0) format = REPORT_CSV;
-        else if (argv[i][0] == '-' && argv[i][1]) return arg_unknown("stats merge", argv[i]);
-        else paths[files++] = argv[i];
-    }
-    if (!files) {
-        fprintf(stderr, "carc stats merge: no shard file given\n");
-        usage(stderr);
-        return 2;
-    }
-    if (shard_merge(paths, files, &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
+    if (shard_merge(args->operands, args->noperands, &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
         term_error("carc stats merge", err);
         study_free(&a);
         study_free(&b);
@@ -86,3 +48,26 @@ int cmd_stats(int argc, char **argv)
     study_free(&b);
     return 0;
 }
+
+static const cli_flag flags[] = {
+    FLAG_SWITCH("--json", "the report as one JSON object"),
+    FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),
+    FLAG_INT("--blocks", "N", 2, 256, "a compare's blocks (as carc compare --blocks)"),
+    FLAG_TEXTS("--min-effect", "UNIT=X", "a compare's practical thresholds (as carc compare)"),
+};
+
+const cli_command command_stats = {
+    .name = "stats merge",
+    .operands = "FILE...",
+    .min_operands = 1,
+    .max_operands = -1,
+    .summary = "the report of a study run in shards (--shard K/N)",
+    .about = "Reads the JSON lines that 'carc sim|tournament|compare --shard K/N' wrote and\n"
+             "prints the report of the whole study, as if it had run in one piece.\n"
+             "Each shard names its study (the command, variants with the content hash of\n"
+             "every file they read, options, players, seeds, --games, carc's version):\n"
+             "the merge refuses, naming the file, a shard of another study, a shard given\n"
+             "twice, and a shard or a game missing. The time reported is the shards' sum.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

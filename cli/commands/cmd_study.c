@@ -16,26 +16,6 @@
 #include "study.h"
 #include "term_text.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc study run FILE [--json|--csv] [--out FILE] [--jobs J] [--games-jsonl FILE]\n"
-               "                          [--shard K/N] [--records DIR] [--allow-plugin-paths]\n\n"
-               "Runs the study FILE describes, from FILE's folder: variant files it names by a\n"
-               "relative path are found there, so a folder holding the study file and its\n"
-               "variants, copied elsewhere, runs to the same numbers. The report names the study\n"
-               "file and every variant, script and plugin with its SHA-256.\n\n"
-               "FILE (INI), one [study] section:\n"
-               "  command = compare | sim | tournament   (required)\n"
-               "  a = VARIANT, b = VARIANT               (compare; b defaults to a)\n"
-               "  variant = VARIANT                      (sim, tournament; default base)\n"
-               "  option = KEY=VALUE                     (sim, tournament; repeatable)\n"
-               "  option-a = KEY=VALUE, option-b = KEY=VALUE  (compare; repeatable)\n"
-               "  players = A,B[,...]   games = N   seed = S   seed-b = S (compare)\n"
-               "  blocks = N   min-effect = UNIT=X (repeatable)   until-width = MEASURE=W\n"
-               "  max-games = N                          (compare: as its flags)\n"
-               "Example: docs/house-rules.md, section 7.\n");
-}
-
 #define MAX_ARGS 160
 
 typedef struct study_file {
@@ -119,19 +99,9 @@ static const char *absolute_arg(const char *v, char *buf, size_t n)
     return buf;
 }
 
-int cmd_study(int argc, char **argv)
+static int run(const cli_args *args)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    if (argc < 3 || strcmp(argv[1], "run") != 0) {
-        if (argc >= 2 && strcmp(argv[1], "run") != 0) fprintf(stderr, "carc study: unknown subcommand '%s'\n", argv[1]);
-        usage(stderr);
-        return 2;
-    }
-    const char *path = argv[2];
+    const char *path = args->operands[0];
     static study_file sf;
     memset(&sf, 0, sizeof sf);
     char err[1024];
@@ -153,21 +123,22 @@ int cmd_study(int argc, char **argv)
                                : "'a' and 'b' are a compare study's; sim and tournament take 'variant ='");
         return 1;
     }
-    /* The command line's own flags: how to print and where, not what to play. */
-    static char paths[8][PATH_MAX + 8];
-    int np = 0;
-    for (int i = 3; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes_path = strcmp(a, "--out") == 0 || strcmp(a, "--games-jsonl") == 0 || strcmp(a, "--records") == 0;
-        bool takes = takes_path || strcmp(a, "--jobs") == 0 || strcmp(a, "--shard") == 0;
-        bool alone = strcmp(a, "--json") == 0 || strcmp(a, "--csv") == 0 || strcmp(a, "--allow-plugin-paths") == 0;
-        if (!takes && !alone) return arg_unknown("study run", a);
-        if (takes && !v) {
-            fprintf(stderr, "carc study run: %s needs a value\n", a);
-            return 2;
-        }
-        add(&sf, a, takes ? (takes_path ? absolute_arg(v, paths[np++ % 8], sizeof paths[0]) : v) : NULL);
-        if (takes) i++;
+    /* The command line's own flags: how to print and where, not what to
+     * play; paths made absolute before the study moves into its folder. */
+    static char paths[3][PATH_MAX + 8];
+    static const char *const passed[] = {"--out", "--games-jsonl", "--records", "--shard"};
+    for (int k = 0; k < 4; k++) {
+        const char *v = cli_text(args, passed[k], NULL);
+        if (v) add(&sf, passed[k], k < 3 ? absolute_arg(v, paths[k], sizeof paths[k]) : v);
+    }
+    char jobs[16];
+    snprintf(jobs, sizeof jobs, "%d", cli_int(args, "--jobs", 1));
+    if (cli_given(args, "--jobs")) add(&sf, "--jobs", jobs);
+    if (cli_given(args, "--json")) add(&sf, "--json", NULL);
+    if (cli_given(args, "--csv")) add(&sf, "--csv", NULL);
+    if (sf.rd.failed) {
+        fprintf(stderr, "carc study run: %s: %s\n", path, sf.rd.msg);
+        return 1;
     }
     if (compare) {
         memmove(sf.argv + 1 + (sf.b ? 2 : 1), sf.argv + 1, (size_t)(sf.argc - 1) * sizeof sf.argv[0]);
@@ -191,7 +162,43 @@ int cmd_study(int argc, char **argv)
         }
     }
     sf.argv[sf.argc] = NULL;
-    if (compare) return cmd_compare(sf.argc, sf.argv);
-    if (strcmp(sf.command, "sim") == 0) return cmd_sim(sf.argc, sf.argv);
-    return cmd_tournament(sf.argc, sf.argv);
+    const cli_command *c = compare ? &command_compare
+                           : strcmp(sf.command, "sim") == 0 ? &command_sim
+                                                            : &command_tournament;
+    return cli_main(c, sf.argc, sf.argv);
 }
+
+static const cli_flag flags[] = {
+    FLAG_TEXT("--out", "FILE", "write the report into FILE (a path from here, not from the study's folder)"),
+    FLAG_TEXT("--games-jsonl", "FILE", "also write every game as one JSON line into FILE"),
+    FLAG_TEXT("--records", "DIR", "keep every game's record in DIR"),
+    FLAG_INT("--jobs", "J", 1, 256, "threads (default 1); results do not depend on it"),
+    FLAG_TEXT("--shard", "K/N", "play only shard K of N, for carc stats merge"),
+    FLAG_SWITCH("--json", "the report as one JSON object"),
+    FLAG_SWITCH("--csv", "the report as CSV"),
+    FLAG_ALLOW_PLUGIN_PATHS("the study's variants"),
+};
+
+const cli_command command_study = {
+    .name = "study run",
+    .operands = "FILE",
+    .min_operands = 1,
+    .max_operands = 1,
+    .summary = "run a study written down in a file, from its folder",
+    .about = "Runs the study FILE describes, from FILE's folder: variant files it names by a\n"
+             "relative path are found there, so a folder holding the study file and its\n"
+             "variants, copied elsewhere, runs to the same numbers. The report names the study\n"
+             "file and every variant, script and plugin with its SHA-256.\n\n"
+             "FILE (INI), one [study] section:\n"
+             "  command = compare | sim | tournament   (required)\n"
+             "  a = VARIANT, b = VARIANT               (compare; b defaults to a)\n"
+             "  variant = VARIANT                      (sim, tournament; default base)\n"
+             "  option = KEY=VALUE                     (sim, tournament; repeatable)\n"
+             "  option-a = KEY=VALUE, option-b = KEY=VALUE  (compare; repeatable)\n"
+             "  players = A,B[,...]   games = N   seed = S   seed-b = S (compare)\n"
+             "  blocks = N   min-effect = UNIT=X (repeatable)   until-width = MEASURE=W\n"
+             "  max-games = N                          (compare: as its flags)\n"
+             "docs/house-rules.md, section 7, walks through one.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};
