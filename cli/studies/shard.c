@@ -339,7 +339,7 @@ static void study_from_identity(study *s, const shard_identity *id, const char *
         const char *sha = (v = id_get(id, key)) ? strstr(v, " sha256:") : NULL;
         if (!sha) break;
         snprintf(s->source_name[i], sizeof s->source_name[0], "%.*s", (int)(sha - v), v);
-        snprintf(s->sources[i], sizeof s->sources[0], "%s", s->source_name[i]);
+        memcpy(s->sources[i], s->source_name[i], sizeof s->sources[i]); /* the same size */
         snprintf(s->source_hash[i], sizeof s->source_hash[0], "%s", sha + 8);
         s->nsources++;
     }
