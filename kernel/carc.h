@@ -160,7 +160,11 @@ int carc_decision_player(const carc_game *g);
 const char *carc_decision_label(const carc_game *g);
 int carc_option_count(const carc_game *g);
 const carc_option *carc_option_at(const carc_game *g, int i);
-/* Canonical record text of option i. */
+/* An option's record text is at most this many bytes (a plugin's or
+ * script's longer text is cut there): a buffer of CARC_OPTION_TEXT_MAX + 1
+ * holds any. */
+#define CARC_OPTION_TEXT_MAX 900
+/* Canonical record text of option i (cut at n - 1 bytes, like snprintf). */
 int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */

@@ -38,6 +38,10 @@
 #define MAX_TILES 10000      /* tiles of a game: pile and start tile */
 #define MAX_OPTIONS 96
 #define MAX_PHASES 32
+/* Decisions asked in one turn (final scoring counts as part of the last):
+ * the rules ask a few dozen at most; a phase asking for ever fills records
+ * no reader accepts (docs/security.md). */
+#define MAX_DECISIONS_PER_TURN 256
 #define MAX_PLUGINS 16
 #define MAX_HANDLERS 64
 #define NAME_LEN 32
@@ -311,6 +315,7 @@ typedef struct turn_state {
      * at most 9 tiles' segments. */
     int completed[9 * MAX_SEGS];
     int ncompleted;
+    int asked;             /* decisions posed this turn (MAX_DECISIONS_PER_TURN) */
 } turn_state;
 
 struct carc_game {

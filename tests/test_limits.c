@@ -282,6 +282,88 @@ static void record_too_many_lines(void **state)
     record_refused(write_text("lines.rec", &t), "more than 200000 lines");
 }
 
+/* The writer keeps to the reader's limits: it refuses the line that would
+ * pass one (the game stops there), and what it wrote parses. */
+static void writer_keeps_to_reader_limits(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"A", "B"}, *const agents[] = {"random", "random"};
+    char err[512], line[CARC_RECORD_MAX_LINE + 2];
+    carc_record_writer w;
+    carc_record rec;
+    /* a line over 1000 characters, a line with '#' or a line break */
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    memset(line, 'x', CARC_RECORD_MAX_LINE + 1);
+    line[CARC_RECORD_MAX_LINE + 1] = 0;
+    assert_int_equal(carc_writer_line(&w, line), -1);
+    assert_non_null(strstr(w.error, "at most 1000"));
+    line[CARC_RECORD_MAX_LINE] = 0;
+    assert_int_equal(carc_writer_line(&w, line), 0);
+    assert_int_equal(carc_writer_line(&w, "pass # a comment"), -1);
+    assert_int_equal(carc_writer_line(&w, "pass\ndraw base:D"), -1);
+    if (carc_record_parse("memory", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, 1);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+    /* move lines: the 200,001st is refused */
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    int n = 0;
+    while (carc_writer_line(&w, "pass") == 0) n++;
+    assert_int_equal(n, CARC_RECORD_MAX_LINES);
+    assert_non_null(strstr(w.error, "would pass its limit of 200000 move lines"));
+    if (carc_record_parse("memory", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, CARC_RECORD_MAX_LINES);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+    /* bytes: lines of 1000 characters until the record would pass 8 MiB */
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    n = 0;
+    while (carc_writer_line(&w, line) == 0) n++;
+    assert_non_null(strstr(w.error, "would pass its limit of 8388608 bytes"));
+    assert_true(w.len <= CARC_RECORD_MAX_BYTES && w.len + CARC_RECORD_MAX_LINE + 1 > CARC_RECORD_MAX_BYTES);
+    if (carc_record_parse("memory", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, n);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+}
+
+/* A turn asks at most MAX_DECISIONS_PER_TURN decisions, the rules' own
+ * included: a phase asking for ever stops the game, naming the script. */
+static void decisions_per_turn_capped(void **state)
+{
+    (void)state;
+    char cwd[512], ini[1024], err[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    static const char *const names[] = {"A", "B"};
+    for (int asks = 250; asks <= 260; asks += 10) {
+        snprintf(ini, sizeof ini,
+                 "[variant]\nname = ask-many\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/ask-many.lua\n"
+                 "[options]\nask-many.asks = %d\n",
+                 cwd, asks);
+        carc_rules *r = carc_variant_load(write_file("ask-many.ini", ini), NULL, 0, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, names, 1, err, sizeof err);
+        assert_non_null(g);
+        int st, asked = 0;
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
+            if (st == CARC_NEED_DRAW) assert_int_equal(carc_draw(g, -1), 0);
+            else if (carc_choose(g, 0) < 0) break;
+            else asked++;
+            if (carc_turn_number(g) > 1) break; /* the first turn whole */
+        }
+        if (asks == 250) {
+            assert_true(carc_turn_number(g) > 1);
+            assert_int_equal(asked, 252); /* place, action and the script's 250 */
+        } else {
+            assert_int_equal(st, CARC_FAILED);
+            assert_int_equal(asked, MAX_DECISIONS_PER_TURN);
+            assert_non_null(strstr(carc_game_error(g), "ask-many asked more than 256 decisions in one turn"));
+        }
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
 static void record_too_many_players(void **state)
 {
     (void)state;
@@ -811,6 +893,8 @@ int main(void)
         cmocka_unit_test(record_too_large),
         cmocka_unit_test(record_line_too_long),
         cmocka_unit_test(record_too_many_lines),
+        cmocka_unit_test(writer_keeps_to_reader_limits),
+        cmocka_unit_test(decisions_per_turn_capped),
         cmocka_unit_test(record_too_many_players),
         cmocka_unit_test(record_too_many_options),
         cmocka_unit_test(plugin_path_rule),

@@ -142,7 +142,7 @@ static int resume(const char *path, char **new_agents, int nagents)
             agents[p] = agent_create(rec.agents[p], rec.seed + (uint64_t)rec.nlines, p, err, sizeof err);
             if (!agents[p]) rc = -1;
         }
-        if (rc == 0) rc = carc_writer_save(&w, path, err, sizeof err); /* the new agents, if any */
+        if (rc == 0) rc = carc_writer_sync(&w, path, true, err, sizeof err); /* whole: the new agents, if any */
         if (rc == 0) rc = terminal_play(g, agents, &w, path, stdout, err, sizeof err);
     }
     int out = finish(g, rules ? rc : -1, path, err);
@@ -264,7 +264,7 @@ int cmd_play(int argc, char **argv)
         rc = carc_writer_begin(&w, variant, seed, np, names, (const char *const *)ags, overrides, nover);
         printf("carc: %s, seed %llu; the game is saved to %s after every move\n", carc_rules_name(rules),
                (unsigned long long)seed, save);
-        if (rc == 0) rc = carc_writer_save(&w, save, err, sizeof err);
+        if (rc == 0) rc = carc_writer_sync(&w, save, true, err, sizeof err);
         if (rc == 0) rc = terminal_play(g, agents, &w, save, stdout, err, sizeof err);
     }
     int out = finish(g, rc, save, err);

@@ -162,7 +162,7 @@ static inline void fuzz_play(const carc_rules *r, const char *variant, uint64_t 
     carc_record_writer w;
     if (carc_writer_begin(&w, variant ? variant : "none", seed, np, names, agents, NULL, 0) < 0) abort();
     uint64_t rng = seed;
-    char text[512];
+    char text[CARC_OPTION_TEXT_MAX + 1];
     int st = CARC_FAILED;
     for (int d = 0; d < max_decisions; d++) {
         st = carc_advance(g);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# hostile_cli_test.sh - the command line against files and names from
+# elsewhere (docs/security.md): records with many answers, files that are
+# not regular files and folders that loop, terminal escapes in what is
+# printed, agent names, compositions, paths with spaces, the modes and
+# atomicity of what carc saves. Every command runs under a time limit, so a
+# hang fails its check instead of the run.
+#
+# Run from the project root:
+#   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/hostile_cli_test.sh
+set -u
+
+CARC=${CARC:-./build/carc}
+CARC_DATA=${CARC_DATA:-$(pwd)}
+export CARC_DATA
+ROOT=$(pwd)
+
+PASSED=0
+FAILED=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/carc-hostile.XXXXXX") || exit 1
+trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+# pass, fail, run, check, lacks.
+. "$(dirname "$0")/checks.sh"
+# Shorter than checks.sh's own: each command here takes well under a second.
+if command -v timeout >/dev/null 2>&1; then LIMIT="timeout 60"; fi
+
+# ---- records with many answers ---------------------------------------------------------
+# A phase that asks one-option questions, `asks` a turn, each option's text
+# `length` characters long (tests/scripts/ask-many.lua).
+many() { # many FILE ASKS LENGTH
+    cat >"$1" <<EOI
+[variant]
+name = ask-many
+[tiles]
+sets = base
+[plugins]
+scripts = $ROOT/tests/scripts/ask-many.lua
+[options]
+ask-many.asks = $2
+ask-many.length = $3
+EOI
+}
+many "$T/asks300.ini" 300 10
+check "answers per turn: a phase asking 300 questions a turn stops the game, naming it" 1 \
+    "ask-many asked more than 256 decisions in one turn" \
+    "$CARC" sim --variant "$T/asks300.ini" --games 1 --seed 1 --players random,random
+many "$T/asks200.ini" 200 10
+check "answers per turn: 200 questions a turn play on" 0 "mean game length" \
+    "$CARC" sim --variant "$T/asks200.ini" --games 1 --seed 1 --players random,random
+# 200 questions of 900 characters a turn: 8 MiB after some 46 turns. The
+# game stops with a message before its record passes what a reader takes,
+# and what play saved replays; play appends each move instead of rewriting
+# the record (it rewrote 8 MB thousands of times: far over the time limit).
+many "$T/long.ini" 200 900
+check "record limits: play stops a game before its record passes 8388608 bytes" 1 \
+    "the record would pass its limit of 8388608 bytes; the game stops here" \
+    "$CARC" play --variant "$T/long.ini" --players random,random --seed 3 --save "$T/long.rec"
+check "record limits: what play saved replays, to a game in progress" 0 '"finished": false' \
+    "$CARC" replay --json "$T/long.rec"
+check "record limits: play --resume of it stops at the same limit" 1 "would pass its limit" \
+    "$CARC" play --resume "$T/long.rec"
+mkdir "$T/recs"
+check "record limits: sim --records stops the game with the same message" 1 "would pass its limit of 8388608 bytes" \
+    "$CARC" sim --variant "$T/long.ini" --games 1 --seed 3 --players random,random --records "$T/recs"
+# The option texts are cut at 900 characters; the record holds them whole,
+# so a replay matches them (the writer's 512-byte buffer cut them shorter).
+many "$T/text.ini" 2 2000
+check "record limits: a game of 2000-character option texts is saved" 0 "game over" \
+    "$CARC" play --variant "$T/text.ini" --players random,random --seed 3 --save "$T/text.rec"
+check "record limits: ... and replays (texts cut at 900 characters, alike when written and read)" 0 \
+    '"finished": true' "$CARC" replay --json "$T/text.rec"
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
