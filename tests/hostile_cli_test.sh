@@ -71,5 +71,51 @@ check "record limits: a game of 2000-character option texts is saved" 0 "game ov
 check "record limits: ... and replays (texts cut at 900 characters, alike when written and read)" 0 \
     '"finished": true' "$CARC" replay --json "$T/text.rec"
 
+# ---- files that are not regular files, folders that loop -------------------------------
+# A FIFO given as a record or a shard was opened and waited on for ever; a
+# folder holding links back to itself was walked some 10^8 times.
+mkdir "$T/fifo"
+if mkfifo "$T/fifo/game.rec" "$T/fifo/shard.jsonl" 2>/dev/null; then
+    check "regular files: carc test refuses a FIFO given as a record" 1 "game.rec: not a regular file" \
+        "$CARC" test "$T/fifo/game.rec"
+    check "regular files: carc test refuses a FIFO named .rec in a folder" 1 "not a regular file" \
+        "$CARC" test "$T/fifo"
+    check "regular files: stats merge refuses a FIFO given as a shard" 1 "shard.jsonl: not a regular file" \
+        "$CARC" stats merge "$T/fifo/shard.jsonl"
+    check "regular files: serve --resume refuses a FIFO given as a record" 1 "game.rec: not a regular file" \
+        "$CARC" serve --port 0 --save-dir "$T/fifo" --resume "$T/fifo/game.rec"
+else
+    fail "regular files" "cannot make a FIFO"
+fi
+check "regular files: carc test refuses a device given as a record" 1 "/dev/zero: not a regular file" \
+    "$CARC" test /dev/zero
+mkdir -p "$T/loop/a"
+cp "$ROOT/tests/scenarios/$(ls "$ROOT/tests/scenarios" | grep '\.rec$' | head -n 1)" "$T/loop/a/one.rec"
+for i in 1 2 3 4 5 6 7 8 9; do ln -s .. "$T/loop/a/up$i"; ln -s . "$T/loop/a/here$i"; done
+check "folders: carc test walks each real folder once, links looping back included" 0 "1 passed, 0 failed" \
+    "$CARC" test "$T/loop"
+
+# ---- terminal escapes from files ---------------------------------------------------------
+# carc test and stats merge printed the files' text raw: an escape sequence
+# in a record or a shard could clear the screen or retitle the window.
+ESC=$(printf '\033')
+mkdir "$T/esc"
+printf 'carcassonne-record 1\nvariant base\nseed 1\nplayer A random\nplayer B random\n---\n#! rule BASE-1 %s]0;owned%s\\\n#! expect A 0\n#! expect B 0\nbogus %s[2J line\n' \
+    "$ESC" "$ESC" "$ESC" >"$T/esc/esc.rec"
+run "$CARC" test "$T/esc/esc.rec"
+if [ "$RC" -eq 1 ] && ! grep -q "$ESC" "$T/out" "$T/err" && grep -F -q '\x1b[2J' "$T/out"; then
+    pass "escapes: carc test shows a record's escape sequence as \\x1b"
+else
+    fail "escapes: carc test shows a record's escape sequence as \\x1b" "exit $RC: $(od -c "$T/out" | head -5)"
+fi
+"$CARC" sim --games 2 --seed 1 --players random,random --shard 1/1 --out "$T/esc/shard.jsonl" >/dev/null 2>&1
+sed 's/"agents": \["random"/"agents": ["\\u001b]0;owned\\u0007"/' "$T/esc/shard.jsonl" >"$T/esc/evil.jsonl"
+run "$CARC" stats merge "$T/esc/evil.jsonl"
+if [ "$RC" -eq 0 ] && ! grep -q "$ESC" "$T/out" "$T/err" && grep -F -q '\x1b]0;owned' "$T/out"; then
+    pass "escapes: stats merge shows a shard's escape sequence as \\x1b"
+else
+    fail "escapes: stats merge shows a shard's escape sequence as \\x1b" "exit $RC: $(od -c "$T/out" | head -5)"
+fi
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

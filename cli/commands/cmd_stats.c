@@ -1,5 +1,6 @@
 /* cmd_stats.c - carc stats merge: the report of a study run in shards. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "term_text.h"
@@ -60,6 +61,15 @@ int cmd_stats(int argc, char **argv)
             return 1;
         } else files++;
     }
+    /* The report quotes the shards (variant, agent and reason names): it is
+     * written through term_write, control characters escaped as replay does. */
+    char *shown = NULL;
+    size_t shown_len = 0;
+    FILE *out = open_memstream(&shown, &shown_len);
+    if (!out) {
+        fprintf(stderr, "carc stats merge: out of memory\n");
+        return 1;
+    }
     int rc = 0;
     if (!files || !a.nresults) {
         fprintf(stderr, "carc stats merge: no game in the files\n");
@@ -69,15 +79,18 @@ int cmd_stats(int argc, char **argv)
         rc = 1;
     } else if (strcmp(kind, "compare") == 0) {
         a.label = b.label = "compare";
-        report_compare(&a, &b, stdout, format);
+        report_compare(&a, &b, out, format);
     } else if (strcmp(kind, "tournament") == 0) {
         a.rotate = true;
         a.label = "tournament";
-        report_tournament(&a, stdout, format);
+        report_tournament(&a, out, format);
     } else {
         a.label = "sim";
-        report_sim(&a, stdout, format);
+        report_sim(&a, out, format);
     }
+    fclose(out);
+    term_write(stdout, shown, shown_len);
+    free(shown);
     study_free(&a);
     study_free(&b);
     return rc;

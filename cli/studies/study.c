@@ -2,6 +2,7 @@
 #include "study.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "commands.h"
 #include "runner.h"
 #include "json_text.h"
+#include "regular_file.h"
 
 typedef struct run_ctx {
     study *s;
@@ -456,11 +458,10 @@ static int by_index(const void *x, const void *y)
 
 int study_read_jsonl(const char *path, study *a, study *b, char *kind, size_t kindn, char *err, size_t errn)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errn, "%s: cannot open", path);
-        return -1;
-    }
+    /* A FIFO or a device is refused, never waited on; a shard's size is
+     * not limited (a study's lines, a few hundred bytes a game). */
+    FILE *f = regular_file_open(path, "shard", LLONG_MAX, NULL, err, errn);
+    if (!f) return -1;
     static _Thread_local char line[32768];
     int lineno = 0;
     while (fgets(line, sizeof line, f)) {
