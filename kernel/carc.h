@@ -54,8 +54,9 @@ carc_rules *carc_variant_load(const char *name_or_path, const char *const *overr
                               int noverrides, char *err, size_t errn);
 /* The same variant named so that it loads from any directory: a variant
  * file (or a file in a composition) by its absolute path, names as given.
- * Records store this. */
-void carc_variant_reference(const char *name_or_path, char *out, size_t n);
+ * Records store this. 0, or -1 when it does not fit in n bytes (out is
+ * then cut: do not use it). */
+int carc_variant_reference(const char *name_or_path, char *out, size_t n);
 /* The names of the shipped variants (DATA/variants/NAME.ini and one folder
  * down, "house/road-closer"), sorted; every one is also a module. The
  * caller frees them with carc_variant_names_free. */

@@ -28,7 +28,7 @@ char *ini_reader_next(char *str, int num, void *stream)
         return NULL;
     }
     if (len > 0 && str[len - 1] != '\n' && !feof(rd->f)) {
-        ini_reader_fail(rd, "line longer than %d characters", num - 3);
+        ini_reader_fail(rd, "line longer than %d characters", num - 3 < INI_LINE_MAX_CHARS ? num - 3 : INI_LINE_MAX_CHARS);
         return NULL;
     }
     const char *p = str + strspn(str, " \t");

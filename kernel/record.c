@@ -363,7 +363,11 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
     int rc = wappend(w, "carcassonne-record 1\n");
     /* Named so that the record replays from any directory: a variant file
      * (alone or in a composition) by its absolute path. */
-    carc_variant_reference(variant, ref, sizeof ref);
+    if (carc_variant_reference(variant, ref, sizeof ref) < 0) {
+        snprintf(w->error, sizeof w->error, "the variant's name with its files' absolute paths is longer than %zu "
+                 "characters, more than a record holds", sizeof ref - 1);
+        return -1;
+    }
     snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", ref, seed);
     rc |= wappend(w, line);
     for (int i = 0; i < nplayers; i++) {
@@ -375,6 +379,7 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
         rc |= wappend(w, line);
     }
     rc |= wappend(w, "---\n");
+    if (rc) snprintf(w->error, sizeof w->error, "out of memory");
     return rc ? -1 : 0;
 }
 

@@ -117,5 +117,48 @@ else
     fail "escapes: stats merge shows a shard's escape sequence as \\x1b" "exit $RC: $(od -c "$T/out" | head -5)"
 fi
 
+# ---- agent names -------------------------------------------------------------------------
+# An agent is a word of the record's `player NAME AGENT` line: one holding
+# a blank or '#' wrote a record nothing could read.
+cp "$ROOT/weights/base.ini" "$T/my weights.ini"
+cp "$ROOT/weights/base.ini" "$T/w#1.ini"
+check "agents: play refuses an agent with a blank" 2 "cannot be saved in a record" \
+    "$CARC" play --players "greedy:eval=$T/my weights.ini,random" --seed 1 --save "$T/agent1.rec"
+if [ -e "$T/agent1.rec" ]; then fail "agents: ... and saves nothing" "$T/agent1.rec exists"; else pass "agents: ... and saves nothing"; fi
+check "agents: play refuses an agent with '#'" 2 "cannot be saved in a record" \
+    "$CARC" play --players "greedy:eval=$T/w#1.ini,random" --seed 1 --save "$T/agent2.rec"
+mkdir "$T/agentrecs"
+check "agents: sim refuses an agent with a blank" 2 "cannot be saved in a record" \
+    "$CARC" sim --games 1 --players "greedy:eval=$T/my weights.ini,random" --records "$T/agentrecs"
+check "agents: an agent with a weights file of a plain path is taken" 0 "mean game length" \
+    "$CARC" sim --games 1 --seed 2 --players "greedy:eval=$ROOT/weights/base.ini,random"
+
+# ---- compositions --------------------------------------------------------------------------
+SIX=base+robbers+fairy+princess-dragon+inns-cathedrals+traders-builders
+run "$CARC" variant show "$SIX"
+cp "$T/out" "$T/six.ini"
+long=$(awk 'length($0) > 197' "$T/six.ini" | head -n 1)
+if [ "$RC" -eq 0 ] && [ -z "$long" ]; then pass "compositions: variant show of six modules writes lines of at most 197 characters"
+else fail "compositions: variant show of six modules writes lines of at most 197 characters" "exit $RC: $long"; fi
+check "compositions: ... and its output loads back" 0 "name = $SIX" "$CARC" variant show "$T/six.ini"
+LONG=base
+while [ ${#LONG} -le 1030 ]; do LONG="$LONG+robbers"; done
+check "compositions: one over 190 characters is refused, never cut" 1 "more than the 190 a variant's name may have" \
+    "$CARC" variant show "$LONG"
+check "compositions: ... in sim too" 1 "more than the 190" "$CARC" sim --variant "$LONG" --games 1
+
+# ---- a starter plugin where carc's path has a space ------------------------------------
+if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
+    mkdir -p "$T/carc's bin" "$T/my plugins"
+    cp "$CARC" "$T/carc's bin/carc"
+    ln -s "$CARC_DATA" "$T/data \$dir #1"
+    check "new plugin: written where carc's path and data folder have spaces, quotes, \$ and #" 0 "my-rule/Makefile" \
+        sh -c "cd '$T/my plugins' && CARC_DATA='$T/data \$dir #1' '$T/carc'\\''s bin/carc' new plugin my-rule"
+    check "new plugin: ... its Makefile builds the plugin and passes its test" 0 "1 passed, 0 failed" \
+        sh -c "cd '$T/my plugins/my-rule' && env -u CARC_PLUGIN_PATH CARC_DATA='$T/data \$dir #1' make -s test"
+else
+    fail "new plugin" "no make or cc"
+fi
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -135,6 +135,7 @@ static int resume(const char *path, char **new_agents, int nagents)
         }
         for (int i = 0; i < rec.noptions; i++) opts[i] = rec.options[i];
         rc = carc_writer_begin(&w, rec.variant, rec.seed, rec.nplayers, names, ags, opts, rec.noptions);
+        if (rc < 0) snprintf(err, sizeof err, "%s: %s", path, w.error);
         for (int i = 0; i < rec.nlines && rc == 0; i++) rc = carc_writer_line(&w, rec.lines[i].text);
         for (int p = 0; p < rec.nplayers && rc == 0; p++) {
             /* Each agent's stream is offset by the decisions already made so a
@@ -262,6 +263,7 @@ int cmd_play(int argc, char **argv)
     carc_record_writer w = {0};
     if (rc == 0) {
         rc = carc_writer_begin(&w, variant, seed, np, names, (const char *const *)ags, overrides, nover);
+        if (rc < 0) snprintf(err, sizeof err, "%s: %s", save, w.error);
         printf("carc: %s, seed %llu; the game is saved to %s after every move\n", carc_rules_name(rules),
                (unsigned long long)seed, save);
         if (rc == 0) rc = carc_writer_sync(&w, save, true, err, sizeof err);

@@ -87,8 +87,11 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
     run_config cfg = {0};
     cfg.max_decisions = 1000000;
     if (rc == 0 && s->records_dir) {
-        carc_writer_begin(&w, s->variant, seed, s->nplayers, names, specs, ov, s->noverrides);
         cfg.writer = &w;
+        if (carc_writer_begin(&w, s->variant, seed, s->nplayers, names, specs, ov, s->noverrides) < 0) {
+            snprintf(err, sizeof err, "%s", w.error);
+            rc = -1;
+        }
     }
     if (rc == 0) rc = run_game(g, agents, &cfg, err, sizeof err);
     if (rc == 0 && s->records_dir) {
