@@ -160,5 +160,32 @@ else
     fail "new plugin" "no make or cc"
 fi
 
+# ---- what carc saves: modes and whole files ------------------------------------------
+# Records were made 0644 whatever the umask; a failed `carc train` save left
+# an empty weights file where the last good one was.
+mode_of() { stat -c %a "$1" 2>/dev/null || echo none; }
+(umask 077 && $LIMIT "$CARC" play --players random,random --seed 1 --save "$T/private.rec" >/dev/null 2>&1)
+if [ "$(mode_of "$T/private.rec")" = 600 ]; then pass "umask: play's record under umask 077 is 600"
+else fail "umask: play's record under umask 077 is 600" "it is $(mode_of "$T/private.rec")"; fi
+(umask 022 && $LIMIT "$CARC" play --players random,random --seed 1 --save "$T/shared.rec" >/dev/null 2>&1)
+if [ "$(mode_of "$T/shared.rec")" = 644 ]; then pass "umask: play's record under umask 022 is 644"
+else fail "umask: play's record under umask 022 is 644" "it is $(mode_of "$T/shared.rec")"; fi
+mkdir "$T/private"
+(umask 027 && $LIMIT "$CARC" sim --games 1 --seed 1 --players random,random --records "$T/private" >/dev/null 2>&1)
+if [ "$(mode_of "$T/private/game-000000.rec")" = 640 ]; then pass "umask: sim's records under umask 027 are 640"
+else fail "umask: sim's records under umask 027 are 640" "it is $(mode_of "$T/private/game-000000.rec")"; fi
+(umask 077 && $LIMIT "$CARC" train --games 4 --generations 1 --seed 1 --out "$T/w.ini" >/dev/null 2>&1)
+if [ "$(mode_of "$T/w.ini")" = 600 ]; then pass "umask: train's weights under umask 077 are 600"
+else fail "umask: train's weights under umask 077 are 600" "it is $(mode_of "$T/w.ini")"; fi
+cp "$T/w.ini" "$T/w-good.ini"
+# The next save fails: files may not pass 512 bytes (SIGXFSZ ignored: the
+# write fails with EFBIG, as on a full disk).
+check "train: a save that fails says so" 1 "w.ini" \
+    sh -c "trap '' XFSZ; ulimit -f 1; exec $LIMIT '$CARC' train --games 4 --generations 1 --seed 2 --out '$T/w.ini'"
+if cmp -s "$T/w.ini" "$T/w-good.ini"; then pass "train: ... and leaves the weights saved before, whole"
+else fail "train: ... and leaves the weights saved before, whole" "$(wc -c <"$T/w.ini") bytes now"; fi
+leftover=$(ls "$T" | grep -c 'w\.ini\.tmp')
+if [ "${leftover:-0}" -eq 0 ]; then pass "train: ... and no temporary file"; else fail "train: ... and no temporary file" "$(ls "$T")"; fi
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
