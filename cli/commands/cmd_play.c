@@ -257,7 +257,8 @@ const cli_command command_play = {
     .max_operands = 0,
     .summary = "play a game at the terminal (default: you against a greedy bot)",
     .about = "Plays a game; default: you (human) against a greedy bot on the base game.\n"
-             "The record is saved atomically after every move (default carc-game.rec); an\n"
+             "The record is saved after every move, each move appended, so a game killed\n"
+             "at any moment leaves every move made (default carc-game.rec); an\n"
              "existing file is not overwritten unless --force is given. Closing the\n"
              "terminal (SIGHUP), SIGTERM or Ctrl-C stop the game saved.\n"
              "--resume FILE continues a saved game with its seats (its variant, seed, names\n"
