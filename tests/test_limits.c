@@ -705,6 +705,8 @@ static void long_names_refused(void **state)
 /* ---- names that records carry, files that are not files, saves -------------------------- */
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 /* Finding 7: a '#' (or a space) in a tile id, set name, kind or mark
@@ -803,6 +805,84 @@ static void save_refuses_planted_links(void **state)
         snprintf(planted, sizeof planted, "%s.tmp%d", rec, pid);
         unlink(planted);
     }
+}
+
+/* The whole file at path, malloc'd (its length in *len). */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(CARC_RECORD_MAX_BYTES + 1);
+    assert_non_null(buf);
+    *len = fread(buf, 1, CARC_RECORD_MAX_BYTES + 1, f);
+    fclose(f);
+    return buf;
+}
+
+static void expect_saved(const char *path, const carc_record_writer *w)
+{
+    size_t len;
+    char *got = slurp(path, &len);
+    assert_int_equal(len, w->len);
+    assert_memory_equal(got, w->buf, len);
+    free(got);
+}
+
+/* play's saves (carc_writer_sync): the record written whole once, then
+ * each move appended to the same file; an append that fails (here a file
+ * size limit, as a full disk) is cut back off, the file keeping the last
+ * save whole, and the next save writes the record whole again. */
+static void save_appends_and_recovers(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"A", "B"}, *const agents[] = {"random", "random"};
+    const char *path = tmp_path("appended.rec");
+    char err[1024];
+    carc_record_writer w;
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    assert_int_equal(carc_writer_sync(&w, path, true, err, sizeof err), 0);
+    struct stat first, now;
+    assert_int_equal(stat(path, &first), 0);
+    expect_saved(path, &w);
+    for (int i = 0; i < 50; i++) {
+        assert_int_equal(carc_writer_line(&w, i % 2 ? "pass" : "draw base:D"), 0);
+        assert_int_equal(carc_writer_sync(&w, path, i % 10 == 0, err, sizeof err), 0);
+        expect_saved(path, &w);
+    }
+    assert_int_equal(stat(path, &now), 0);
+    assert_true(now.st_ino == first.st_ino); /* appended, never written anew */
+    /* The next append passes a file size limit (SIGXFSZ ignored: EFBIG). */
+    size_t good = w.len;
+    char *before = slurp(path, &(size_t){0});
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim = old;
+    lim.rlim_cur = (rlim_t)good + 8;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    for (int i = 0; i < 10; i++) assert_int_equal(carc_writer_line(&w, "deploy follower road@E"), 0);
+    int rc = carc_writer_sync(&w, path, true, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "File too large"));
+    size_t len;
+    char *after = slurp(path, &len);
+    assert_int_equal(len, good); /* the last save, whole */
+    assert_memory_equal(after, before, good);
+    free(after);
+    free(before);
+    /* Room again: the record is written whole. */
+    assert_int_equal(carc_writer_sync(&w, path, true, err, sizeof err), 0);
+    expect_saved(path, &w);
+    carc_record rec;
+    if (carc_record_load(path, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, 60);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -c 'appended.rec.tmp' >/dev/null && exit 1 || exit 0", tmp_path(""));
+    assert_int_equal(system(cmd), 0); /* no temporary file left */
 }
 
 /* Finding 11: a save path of 1023 characters or more cut the temporary
@@ -910,6 +990,7 @@ int main(void)
         cmocka_unit_test(fifos_refused),
         cmocka_unit_test(save_refuses_planted_links),
         cmocka_unit_test(save_with_a_long_path),
+        cmocka_unit_test(save_appends_and_recovers),
         cmocka_unit_test(bot_budgets_capped),
         cmocka_unit_test(render_page_capped),
     };
