@@ -108,7 +108,7 @@ if [ "$RC" -eq 1 ] && ! grep -q "$ESC" "$T/out" "$T/err" && grep -F -q '\x1b[2J'
 else
     fail "escapes: carc test shows a record's escape sequence as \\x1b" "exit $RC: $(od -c "$T/out" | head -5)"
 fi
-"$CARC" sim --games 2 --seed 1 --players random,random --shard 1/1 --out "$T/esc/shard.jsonl" >/dev/null 2>&1
+$LIMIT "$CARC" sim --games 2 --seed 1 --players random,random --shard 1/1 --out "$T/esc/shard.jsonl" >/dev/null 2>&1
 sed 's/"agents": \["random"/"agents": ["\\u001b]0;owned\\u0007"/' "$T/esc/shard.jsonl" >"$T/esc/evil.jsonl"
 run "$CARC" stats merge "$T/esc/evil.jsonl"
 if [ "$RC" -eq 0 ] && ! grep -q "$ESC" "$T/out" "$T/err" && grep -F -q '\x1b]0;owned' "$T/out"; then
