@@ -63,6 +63,8 @@ check "record limits: play --resume of it stops at the same limit" 1 "would pass
 mkdir "$T/recs"
 check "record limits: sim --records stops the game with the same message" 1 "would pass its limit of 8388608 bytes" \
     "$CARC" sim --variant "$T/long.ini" --games 1 --seed 3 --players random,random --records "$T/recs"
+check "record limits: ... and keeps the record up to there, which replays" 0 '"finished": false' \
+    "$CARC" replay --json "$T/recs/game-000000.rec"
 # The option texts are cut at 900 characters; the record holds them whole,
 # so a replay matches them (the writer's 512-byte buffer cut them shorter).
 many "$T/text.ini" 2 2000
