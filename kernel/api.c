@@ -3,6 +3,7 @@
  * delegates to the file that owns the concept (rules.c, decision.c,
  * figures.c, scoring.c, ...): a plugin's mistake is an error returned (-1)
  * that stops the game, never a crash of the engine. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -698,6 +699,42 @@ static int api_award_figures_on(carc_ctx *ctx, int tile, int where, uint32_t kin
     return award_figures_on(ctx->g, tile, where, kinds, points, reason);
 }
 
+/* ---- version 3: the plugin's own data in these rules ------------------------------------ */
+
+static int api_set_plugin_data(carc_ctx *ctx, void *data, void (*free_data)(void *data))
+{
+    REG_ONLY(ctx);
+    plugin_slot *ps = slot(ctx);
+    if (ps->data || ps->free_data) return api_error(ctx, "set_plugin_data: the plugin's data is set once");
+    if (!data) return api_error(ctx, "set_plugin_data: no data");
+    ps->data = data;
+    ps->free_data = free_data;
+    return 0;
+}
+
+static void *api_plugin_data(carc_ctx *ctx)
+{
+    plugin_slot *ps = slot(ctx);
+    return ps ? ps->data : NULL;
+}
+
+static int api_set_rules_ready(carc_ctx *ctx, int (*ready)(carc_ctx *ctx))
+{
+    REG_ONLY(ctx);
+    plugin_slot *ps = slot(ctx);
+    if (!ready) return api_error(ctx, "set_rules_ready: no function");
+    if (ps->rules_ready) return api_error(ctx, "set_rules_ready: set once");
+    ps->rules_ready = ready;
+    return 0;
+}
+
+/* Where each version's members end stays where it was: a plugin built
+ * against an older header finds every member it knows at its offset. */
+_Static_assert(offsetof(carc_api, define_figure_kind) == 2 * sizeof(uint32_t) + 72 * sizeof(void *),
+               "the members of API version 1 moved");
+_Static_assert(offsetof(carc_api, figure_next_on_tile) == 2 * sizeof(uint32_t) + 87 * sizeof(void *),
+               "the members of API version 2 moved");
+
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
     .size = sizeof(carc_api),
@@ -793,4 +830,7 @@ const carc_api carc_api_v1 = {
     .phase_needs_tile_mark = api_phase_needs_tile_mark,
     .offer_figures = api_offer_figures,
     .award_figures_on = api_award_figures_on,
+    .set_plugin_data = api_set_plugin_data,
+    .plugin_data = api_plugin_data,
+    .set_rules_ready = api_set_rules_ready,
 };

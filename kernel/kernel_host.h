@@ -151,6 +151,12 @@ typedef struct plugin_slot {
     int (*format)(struct carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
     int (*game_init)(struct carc_ctx *ctx);
     void (*unload)(void *user);
+    /* A C plugin's own data in these rules (set_plugin_data), freed with
+     * free_data when the rules are; rules_ready runs once they are complete
+     * (set_rules_ready). */
+    void *data;
+    void (*free_data)(void *data);
+    int (*rules_ready)(struct carc_ctx *ctx);
     size_t state_off, state_size;
     /* The bytes of a state block in use (a script's carc.state), past which
      * the block is all zero; NULL: the whole block. A look-ahead copy copies

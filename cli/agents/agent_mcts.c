@@ -159,7 +159,7 @@ int mcts_set_tuning(const char *text, char *err, size_t errn)
 static void read_tuning_once(void)
 {
     const char *env = getenv("CARC_MCTS_TUNE");
-    char err[256];
+    char err[256] = "";
     if (env && mcts_set_tuning(env, err, sizeof err) < 0) fprintf(stderr, "carc: %s; the search's defaults used\n", err);
 }
 

@@ -42,7 +42,7 @@ int agent_prepare_eval(agent *a, const carc_game *g)
 {
     if (a->eval_bound || (!a->eval && !a->eval_shipped)) return 0;
     const carc_rules *r = carc_game_rules(g);
-    char err[512];
+    char err[512] = "";
     if (!a->eval) {
         /* Weights learned in games of as many players, else the 2-player
          * ones (which judge games of more players worse: docs/bots.md). */
@@ -142,7 +142,7 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
             snprintf(err, errn, "out of memory");
             return false;
         }
-        char e[512];
+        char e[512] = "";
         if (evaluator_load(a->eval, s + 5, e, sizeof e) < 0) {
             snprintf(err, errn, "agent %s: %s", a->spec, e);
             return false;

@@ -66,7 +66,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
 {
     study *s = c->s;
     int index = c->todo[slot];
-    char err[1200];
+    char err[1200] = "";
     uint64_t seed = game_seed(s->seed, (uint64_t)index);
     const char *names[CARC_MAX_PLAYERS], *specs[CARC_MAX_PLAYERS], *ov[32];
     char namebuf[CARC_MAX_PLAYERS][8];
@@ -127,7 +127,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
             if (a->reason < STUDY_MAX_REASONS) r->points[a->reason] += a->points;
         }
     } else {
-        char msg[1300];
+        char msg[1300] = "";
         snprintf(msg, sizeof msg, "game %d (seed %llu): %s", index, (unsigned long long)seed, err);
         fail(c, msg);
     }
@@ -147,7 +147,7 @@ static carc_rules *load_rules(const study *s, char *err, size_t errn)
 static void *worker(void *arg)
 {
     run_ctx *c = arg;
-    char err[1024];
+    char err[1024] = "";
     carc_rules *rules = load_rules(c->s, err, sizeof err);
     if (!rules) {
         fail(c, err);
@@ -183,7 +183,7 @@ static void progress_line(const run_ctx *c, double t0)
 
 int study_run(study *s)
 {
-    char err[1024];
+    char err[1024] = "";
     carc_rules *rules = load_rules(s, err, sizeof err);
     if (!rules) {
         snprintf(s->error, sizeof s->error, "%s", err);
