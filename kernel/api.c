@@ -10,6 +10,9 @@
 #include "api.h"
 #include "core.h"
 
+#define STR_OF_(x) #x
+#define STR_OF(x) STR_OF_(x)
+
 static plugin_slot *slot(carc_ctx *ctx)
 {
     return ctx->owner > 0 && ctx->owner <= ctx->rules->nplugins ? ctx->rules->plugins[ctx->owner - 1] : NULL;
@@ -433,6 +436,8 @@ static int api_offer(carc_ctx *ctx, const carc_option *opt)
     GAME_ONLY(ctx, -1);
     if (!ctx->g->building) return api_error(ctx, "offer: only while the action decision is built");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
+    if (decision_offered(ctx->g) >= MAX_PLUGIN_OPTIONS)
+        return api_error(ctx, "offer: more than " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
     return decision_offer(ctx->g, opt, ctx->owner);
 }
 
@@ -466,7 +471,8 @@ static int api_forbid_pass(carc_ctx *ctx)
 static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_option *opts, int n)
 {
     GAME_ONLY(ctx, -1);
-    if (!player_ok(ctx, player) || n < 0 || (n && !opts) || n > 100000) return api_error(ctx, "ask: bad player or options");
+    if (!player_ok(ctx, player) || n < 0 || (n && !opts)) return api_error(ctx, "ask: bad player or options");
+    if (n > MAX_PLUGIN_OPTIONS) return api_error(ctx, "ask: at most " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
     if (ctx->g->building) return api_error(ctx, "ask: not while the action decision is built");
     if (label && strlen(label) >= NAME_LEN) return api_error(ctx, "ask: a label has at most 31 characters");
     carc_option tmp;
@@ -480,11 +486,34 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
 
 /* ---- scoring ------------------------------------------------------------------------------------ */
 
+/* Whether the game has room for n more awards of a plugin (landed or
+ * batched) this turn and this game; else the game stops naming it. */
+static bool plugin_award_room(carc_ctx *ctx, int n, const char *what)
+{
+    carc_game *g = ctx->g;
+    int held = carc_awards(g) + g->nbatch;
+    if (g->award_turn != g->turn.number || g->award_turn_end != g->in_end) {
+        g->award_turn = g->turn.number;
+        g->award_turn_end = g->in_end;
+        g->award_turn_first = held;
+    }
+    char msg[160];
+    if (held + n > MAX_PLUGIN_AWARDS_GAME)
+        snprintf(msg, sizeof msg, "%s: more than %d awards in one game", what, MAX_PLUGIN_AWARDS_GAME);
+    else if (held - g->award_turn_first + n > MAX_PLUGIN_AWARDS_TURN)
+        snprintf(msg, sizeof msg, "%s: more than %d awards in one turn", what, MAX_PLUGIN_AWARDS_TURN);
+    else
+        return true;
+    api_error(ctx, msg);
+    return false;
+}
+
 static int api_award(carc_ctx *ctx, int player, int points, int reason, int feature, int flags)
 {
     GAME_ONLY(ctx, -1);
     if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
         return api_error(ctx, "award: bad player, reason or feature");
+    if (!plugin_award_room(ctx, 1, "award")) return -1;
     award_now(ctx->g, player, points, reason, feature, flags);
     return ctx->g->failed ? -1 : 0;
 }
@@ -511,8 +540,9 @@ static int api_batch_add(carc_ctx *ctx, int player, int points, int reason, int 
     if (ctx->g->batch_is_view) return api_error(ctx, "batch_add: not during award-order");
     if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
         return api_error(ctx, "batch_add: bad player, reason or feature");
+    if (!plugin_award_room(ctx, 1, "batch_add")) return -1;
     batch_add(ctx->g, player, points, reason, feature, flags);
-    return 0;
+    return ctx->g->failed ? -1 : 0;
 }
 static int api_batch_commit(carc_ctx *ctx, int first)
 {
@@ -696,7 +726,11 @@ static int api_award_figures_on(carc_ctx *ctx, int tile, int where, uint32_t kin
     if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE)
         return api_error(ctx, "award_figures_on: where is CARC_AT_SEGMENT or CARC_AT_TILE");
     if (reason < 0 || reason >= ctx->rules->nreasons) return api_error(ctx, "award_figures_on: no such reason");
-    return award_figures_on(ctx->g, tile, where, kinds, points, reason);
+    /* One award a figure there: the figures on one tile, at most. */
+    if (!plugin_award_room(ctx, 0, "award_figures_on")) return -1;
+    int n = award_figures_on(ctx->g, tile, where, kinds, points, reason);
+    if (n > 0 && !plugin_award_room(ctx, 0, "award_figures_on")) return -1;
+    return n;
 }
 
 /* ---- version 3: the plugin's own data in these rules ------------------------------------ */

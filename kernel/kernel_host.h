@@ -146,6 +146,7 @@ typedef struct plugin_slot {
     char name[NAME_LEN];
     char path[512];
     void *dl;                  /* dlopen handle, NULL for scripts */
+    bool is_script;            /* a Lua script (host/lua_host.c): code from a stranger, sandboxed */
     void *user;                /* the plugin's own pointer (the Lua host's state) */
     int (*apply)(struct carc_ctx *ctx, const carc_option *opt, int player);
     int (*format)(struct carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
@@ -258,8 +259,15 @@ typedef struct game_host_view {
     uint64_t serial;
     int turn;
     bool in_end;
+    /* For a copy made to try moves: the real game's serial and how many
+     * options it had answered (its decision): every copy made for that one
+     * decision shares a script's account. 0 for a game of its own. */
+    uint64_t trial_of, trial_at;
 } game_host_view;
 game_host_view game_host_view_of(const carc_game *g);
+/* Notes that the account of the copies of g's decision is spent
+ * (carc_game_trials_spent). */
+void game_mark_trials_spent(carc_game *g);
 /* The game's failure message (empty while it has not failed) as a buffer
  * of *n bytes a host may rewrite (to add where in a script it failed);
  * lives as long as the game. */

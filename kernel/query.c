@@ -214,3 +214,10 @@ int carc_segment_marks(const carc_game *g, int tile, int seg, int mark)
     if (!tile_ok(g, tile)) return 0;
     return carc_type_segment_marks(g->rules, g->tiles[tile].type, seg, mark);
 }
+
+int carc_rules_scripts(const carc_rules *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nplugins; i++) n += r->plugins[i]->is_script;
+    return n;
+}

@@ -11,6 +11,8 @@
 
 #include "core.h"
 #include "helpers.h"
+#include "play.h"
+#include "temp_files.h"
 #include "plugin.h"
 
 #define TRACE_HEADER(v) "carcassonne-record 1\nvariant tests/variants/" v ".ini\nseed 1\nplayer Red random\nplayer Blue random\n---\n"
@@ -107,35 +109,35 @@ static void test_plugin_options(void **state)
     carc_rules_free(r);
 }
 
+/* Every option text of every decision, '|' after each. */
+typedef struct option_texts {
+    char *buf;
+    size_t len, cap;
+} option_texts;
+
+static void note_options(carc_game *g, int status, void *user)
+{
+    option_texts *t = user;
+    for (int i = 0; status == CARC_NEED_CHOICE && i < carc_option_count(g); i++) {
+        char text[256];
+        int n = carc_option_text(g, i, text, sizeof text);
+        if (t->len + (size_t)n + 2 > t->cap) t->buf = realloc(t->buf, t->cap *= 2);
+        memcpy(t->buf + t->len, text, (size_t)n);
+        t->len += (size_t)n;
+        t->buf[t->len++] = '|';
+    }
+}
+
 /* Plays a game with uniform random choices; records every option text. */
 static carc_game *play(const carc_rules *r, uint64_t seed, char **texts, size_t *len)
 {
-    char err[512];
-    carc_game *g = carc_game_new(r, 3, NULL, seed, err, sizeof err);
-    assert_non_null(g);
     carc_rng rng;
     carc_rng_seed(&rng, seed, 99);
-    size_t cap = 1 << 16;
-    *texts = malloc(cap);
-    *len = 0;
-    for (;;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            carc_draw(g, -1);
-            continue;
-        }
-        for (int i = 0; i < carc_option_count(g); i++) {
-            char t[256];
-            int n = carc_option_text(g, i, t, sizeof t);
-            if (*len + (size_t)n + 2 > cap) *texts = realloc(*texts, cap *= 2);
-            memcpy(*texts + *len, t, (size_t)n);
-            *len += (size_t)n;
-            (*texts)[(*len)++] = '|';
-        }
-        carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-    }
+    option_texts t = {malloc(1 << 16), 0, 1 << 16};
+    carc_game *g = play_game(r, &(play_spec){.players = 3, .seed = seed, .pick = play_pick_uniform, .pick_state = &rng,
+                                             .advanced = note_options, .user = &t});
+    *texts = t.buf;
+    *len = t.len;
     return g;
 }
 
@@ -178,28 +180,19 @@ static void test_clone_with_plugin_and_script_state(void **state)
         char err[1024];
         carc_rules *r = carc_variant_load(variants[v], NULL, 0, err, sizeof err);
         if (!r) fail_msg("%s", err);
-        carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err), *c = NULL;
+        carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err);
+        assert_non_null(g);
         carc_rng ra, rb;
         carc_rng_seed(&ra, 5, 5);
-        for (int moves = 0;; moves++) {
-            if (moves == 77) {
-                c = carc_game_clone(g);
-                rb = ra;
-            }
-            int st = carc_advance(g);
-            if (st == CARC_FINISHED) break;
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
-        }
+        play_spec s = {.seed = 11, .pick = play_pick_uniform, .pick_state = &ra, .max_moves = 77};
+        assert_int_equal(play_on(g, &s), PLAY_STOPPED);
+        carc_game *c = carc_game_clone(g);
         assert_non_null(c);
-        for (;;) {
-            int st = carc_advance(c);
-            if (st == CARC_FINISHED) break;
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(c, -1);
-            else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
-        }
+        rb = ra;
+        s.max_moves = 0;
+        assert_int_equal(play_on(g, &s), CARC_FINISHED);
+        s.pick_state = &rb;
+        assert_int_equal(play_on(c, &s), CARC_FINISHED);
         for (int p = 0; p < 2; p++) assert_int_equal(carc_score(g, p), carc_score(c, p));
         assert_int_equal(carc_awards(g), carc_awards(c));
         assert_memory_equal(g->pstate, c->pstate, r->state_size); /* plugin and script state too */
@@ -219,8 +212,8 @@ static void write_variant(const char *path, const char *plugins_line)
 
 static void expect_load_error(const char *plugins_line, const char *needle)
 {
-    const char *path = "/tmp/carc-test-plugin-variant.ini";
-    write_variant(path, plugins_line);
+    char path[1024];
+    write_variant(test_tmp_path(path, sizeof path, "carc-test-plugin-variant.ini"), plugins_line);
     char err[2048];
     carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
     if (r) fail_msg("'%s' loaded but should not", plugins_line);
@@ -276,15 +269,12 @@ static void test_failed_init_leaves_no_trace(void **state)
 /* Writes a variant of the base and robbers tiles with one script (text). */
 static carc_rules *load_bag_script(const char *script_text, char *err, size_t errn)
 {
-    FILE *f = fopen("/tmp/carc-bag-phase.lua", "w");
-    assert_non_null(f);
-    fputs(script_text, f);
-    fclose(f);
-    f = fopen("/tmp/carc-bag-phase.ini", "w");
-    assert_non_null(f);
-    fputs("[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = /tmp/carc-bag-phase.lua\n", f);
-    fclose(f);
-    return carc_variant_load("/tmp/carc-bag-phase.ini", NULL, 0, err, errn);
+    char script[1024], variant[2048], path[1024];
+    test_tmp_write(script, sizeof script, "bag-phase.lua", script_text);
+    snprintf(variant, sizeof variant, "[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = %s\n",
+             script);
+    test_tmp_write(path, sizeof path, "bag-phase.ini", variant);
+    return carc_variant_load(path, NULL, 0, err, errn);
 }
 
 /* Plays 6 games of 2 to 4 players, choosing the (7k mod n)th option, with
@@ -303,15 +293,9 @@ static void play_script_games(const char *name)
     carc_rules *r = load_bag_script(text, err, sizeof err);
     if (!r) fail_msg("%s", err);
     for (int seed = 1; seed <= 6; seed++) {
-        carc_game *g = carc_game_new(r, 2 + seed % 3, NULL, (uint64_t)seed, err, sizeof err);
-        assert_non_null(g);
-        int st, k = 0;
-        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (k++ * 7) % carc_option_count(g));
-        }
-        if (st != CARC_FINISHED) fail_msg("%s, seed %d: %s", name, seed, carc_game_error(g));
-        carc_game_free(g);
+        int k = 0;
+        carc_game_free(play_game(r, &(play_spec){.players = 2 + seed % 3, .seed = (uint64_t)seed,
+                                                 .pick = play_pick_stride, .pick_state = &k}));
     }
     carc_rules_free(r);
 }

@@ -29,9 +29,10 @@
 #include "json_text.h"
 #include "serve_http.h"
 #include "serve_registry.h"
+#include "temp_files.h"
 
 static int port;
-static char save_dir[256];
+static char save_dir[1100];
 
 typedef struct response {
     int status;
@@ -875,6 +876,8 @@ static void test_slow_clients(void **state)
     free(r.body);
     serve_stop(d);
     port = first;
+}
+
 static bool finished(json_t *st) { return json_is_true(json_object_get(st, "finished")); }
 
 /* Whether the state's score breakdown has points of `reason`. */
@@ -986,8 +989,7 @@ static void test_text_utf8_conversion(void **state)
 
 int main(void)
 {
-    snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
-    if (!mkdtemp(save_dir)) return 1;
+    test_tmp_subdir(save_dir, sizeof save_dir, "saves");
     char web[1200];
     snprintf(web, sizeof web, "%s/web", carc_data_dir());
     serve_config cfg = {.listen = "127.0.0.1", .web_dir = web, .save_dir = save_dir};
@@ -1017,8 +1019,5 @@ int main(void)
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);
     registry_clear();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", save_dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", save_dir);
-    return rc;
+    return rc; /* the saves go with the temporary folder */
 }

@@ -119,6 +119,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
         for (int p = 0; p < s->nplayers; p++) {
             r->score[p] = carc_score(g, p);
             r->agent[p] = agent_of(s, index, p);
+            r->fallbacks += (int)agents[p]->fallbacks;
         }
         /* Reason numbers are the rules'; s->reasons was filled from the
          * same rules before the threads started. */
