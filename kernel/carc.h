@@ -54,8 +54,9 @@ carc_rules *carc_variant_load(const char *name_or_path, const char *const *overr
                               int noverrides, char *err, size_t errn);
 /* The same variant named so that it loads from any directory: a variant
  * file (or a file in a composition) by its absolute path, names as given.
- * Records store this. */
-void carc_variant_reference(const char *name_or_path, char *out, size_t n);
+ * Records store this. 0, or -1 when it does not fit in n bytes (out is
+ * then cut: do not use it). */
+int carc_variant_reference(const char *name_or_path, char *out, size_t n);
 /* The names of the shipped variants (DATA/variants/NAME.ini and one folder
  * down, "house/road-closer"), sorted; every one is also a module. The
  * caller frees them with carc_variant_names_free. */
@@ -176,7 +177,11 @@ int carc_decision_player(const carc_game *g);
 const char *carc_decision_label(const carc_game *g);
 int carc_option_count(const carc_game *g);
 const carc_option *carc_option_at(const carc_game *g, int i);
-/* Canonical record text of option i. */
+/* An option's record text is at most this many bytes (a plugin's or
+ * script's longer text is cut there): a buffer of CARC_OPTION_TEXT_MAX + 1
+ * holds any. */
+#define CARC_OPTION_TEXT_MAX 900
+/* Canonical record text of option i (cut at n - 1 bytes, like snprintf). */
 int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */

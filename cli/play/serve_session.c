@@ -87,7 +87,7 @@ int session_save(serve_session *s, char *err, size_t errn)
 {
     carc_record_writer w;
     int rc = build_writer(s, &w);
-    if (rc < 0) snprintf(err, errn, "out of memory");
+    if (rc < 0) snprintf(err, errn, "%s: %s", s->save, w.error[0] ? w.error : "out of memory");
     else rc = carc_writer_save(&w, s->save, err, errn);
     carc_writer_free(&w);
     return rc;
@@ -96,7 +96,7 @@ int session_save(serve_session *s, char *err, size_t errn)
 /* Plays option k (its record line first), logs it and its awards. */
 static int apply(serve_session *s, int k, char *err, size_t errn)
 {
-    char text[512];
+    char text[CARC_OPTION_TEXT_MAX + 1];
     int seat = carc_decision_player(s->g), tiles = carc_tiles_placed(s->g), events = carc_awards(s->g);
     if (carc_option_record_text(s->g, k, text, sizeof text) < 0) {
         snprintf(err, errn, "the option '%s' reads like another option of this decision, so the record could not "
