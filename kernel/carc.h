@@ -86,6 +86,8 @@ void carc_tileset_summary(const carc_rules *r, void *file);
 /* How many Lua scripts the rules load (sandboxed code from anywhere: a
  * server does not run it to draw a page, option_targets.h). */
 int carc_rules_scripts(const carc_rules *r);
+/* Whether the plugin of that name is a Lua script. */
+int carc_rules_plugin_is_script(const carc_rules *r, const char *name);
 int carc_rules_min_players(const carc_rules *r);
 int carc_rules_max_players(const carc_rules *r);
 /* Prints the resolved composition (carc variant show): a variant file that
@@ -146,6 +148,13 @@ void carc_game_reseed_hidden(carc_game *g, uint64_t seed);
  * bot trying many moves cannot multiply them. A bot then stops trying and
  * chooses cheaply. Always 0 for a game of its own. */
 int carc_game_trials_spent(const carc_game *g);
+/* Stops calling scripts' handlers on g: for a copy made only to see what a
+ * C plugin's option does on the board (carc serve's markers), which must
+ * run no code from a stranger. The copy no longer plays as the game would. */
+void carc_game_mute_scripts(carc_game *g);
+/* option.tile of a script's option that puts a figure on the score track,
+ * its space in option.seg (carc.ask's `track` key): where carc serve shows it. */
+#define CARC_OPTION_TRACK (-2)
 void carc_game_free(carc_game *g);
 
 /* Runs the game until someone must decide, the game is over, or it failed. */

@@ -230,6 +230,8 @@ struct carc_game {
     uint64_t trial_at;
     uint64_t answered;
     bool trials_spent;
+    /* Scripts' handlers are not called (carc_game_mute_scripts). */
+    bool scripts_muted;
     uint64_t cells_base;
     int cells_base_tiles;
     int ncell_journal;
