@@ -110,8 +110,11 @@ if [ "$RC" -eq 1 ] && ! grep -q "$ESC" "$T/out" "$T/err" && grep -F -q '\x1b[2J'
 else
     fail "escapes: carc test shows a record's escape sequence as \\x1b" "exit $RC: $(od -c "$T/out" | head -5)"
 fi
-$LIMIT "$CARC" sim --games 2 --seed 1 --players random,random --shard 1/1 --out "$T/esc/shard.jsonl" >/dev/null 2>&1
-sed 's/"agents": \["random"/"agents": ["\\u001b]0;owned\\u0007"/' "$T/esc/shard.jsonl" >"$T/esc/evil.jsonl"
+# A shard edited by hand is refused (it no longer matches its study): the
+# text comes in through what the study read, a variant's title.
+printf '[variant]\nname = esc\ntitle = Evil %s]0;owned%s title\ninclude = base\n' "$ESC" "$(printf '\007')" >"$T/esc/esc.ini"
+$LIMIT "$CARC" sim --variant "$T/esc/esc.ini" --games 2 --seed 1 --players random,random --shard 1/1 \
+    --out "$T/esc/evil.jsonl" >/dev/null 2>&1
 run "$CARC" stats merge "$T/esc/evil.jsonl"
 if [ "$RC" -eq 0 ] && ! grep -q "$ESC" "$T/out" "$T/err" && grep -F -q '\x1b]0;owned' "$T/out"; then
     pass "escapes: stats merge shows a shard's escape sequence as \\x1b"
