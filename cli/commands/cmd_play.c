@@ -241,12 +241,12 @@ static void agents_help(FILE *f)
 static const cli_flag flags[] = {
     FLAG_TEXT("--variant", "NAME", "variant name or file (default base)"),
     FLAG_TEXT("--players", "A,B[,...]", "the seats' agents (default human,greedy); see below"),
-    FLAG_TEXT("--names", "A,B[,...]", "the players' names, one per seat (default Red, Blue, ...)"),
+    FLAG_TEXT("--names", "A,B[,...]", "the players' names, one per seat (default Red, Blue ...)"),
     FLAG_U64("--seed", "S", "the game's seed (default: from the clock)"),
     FLAG_TEXT("--save", "FILE", "where the record goes (default carc-game.rec)"),
     FLAG_SWITCH("--force", "overwrite the --save file if it exists"),
     FLAG_TEXTS("--option", "KEY=VALUE", "a rule option for this game (repeatable)"),
-    FLAG_TEXT("--resume", "FILE", "continue a saved game (with --players: new agents for its seats)"),
+    FLAG_TEXT("--resume", "FILE", "continue a saved game (--players: new agents for its seats)"),
     FLAG_SWITCH("--compact", "a window of the board and short lists, for an 80x24 terminal\n"
                              "(also chosen when the terminal has fewer than 40 rows)"),
     FLAG_ALLOW_PLUGIN_PATHS("the variant"),
