@@ -430,7 +430,7 @@ static bool option_place_ok(carc_ctx *ctx, const carc_option *opt)
 static int api_offer(carc_ctx *ctx, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->building) return api_error(ctx, "offer: only while the action decision is built");
+    if (!ctx->g->building) return api_error(ctx, "offer: only while the action or placement decision is built");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
     return decision_offer(ctx->g, opt, ctx->owner);
 }
@@ -450,7 +450,7 @@ static const carc_option *api_offered_at(carc_ctx *ctx, int i)
 static int api_veto(carc_ctx *ctx, int i)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->filtering || i < 0 || i >= decision_offered(ctx->g)) return api_error(ctx, "veto: only during action-filter");
+    if (!ctx->g->filtering || i < 0 || i >= decision_offered(ctx->g)) return api_error(ctx, "veto: only during action-filter or place-filter, an option offered");
     decision_veto(ctx->g, i);
     return 0;
 }
@@ -466,7 +466,7 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
 {
     GAME_ONLY(ctx, -1);
     if (!player_ok(ctx, player) || n < 0 || (n && !opts) || n > 100000) return api_error(ctx, "ask: bad player or options");
-    if (ctx->g->building) return api_error(ctx, "ask: not while the action decision is built");
+    if (ctx->g->building) return api_error(ctx, "ask: not while the action or placement decision is built");
     if (label && strlen(label) >= NAME_LEN) return api_error(ctx, "ask: a label has at most 31 characters");
     carc_option tmp;
     for (int i = 0; i < n; i++) {
@@ -583,7 +583,7 @@ static int api_deploy_elsewhere(carc_ctx *ctx, int t)
 {
     GAME_ONLY(ctx, -1);
     carc_game *g = ctx->g;
-    if (!g->building) return api_error(ctx, "deploy_elsewhere: only while the action decision is built");
+    if (!g->building || g->build_place) return api_error(ctx, "deploy_elsewhere: only while the action decision is built");
     if (!tile_ok(ctx, t) || t == g->turn.placed)
         return api_error(ctx, "deploy_elsewhere: a placed tile other than this turn's is needed");
     return offer_deploys_on(g, g->turn.active, t, true);
@@ -670,7 +670,7 @@ static int api_figure_next_on_tile(carc_ctx *ctx, int tile, int after)
 static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->building) return api_error(ctx, "offer_walks: only while the action decision is built");
+    if (!ctx->g->building || ctx->g->build_place) return api_error(ctx, "offer_walks: only while the action decision is built");
     if (!tile_ok(ctx, start)) return api_error(ctx, "offer_walks: no such placed tile");
     if (max_steps < 1 || max_steps > CARC_MAX_WALK_STEPS) return api_error(ctx, "offer_walks: max_steps is 1 to 8");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer_walks: bad option (tile or segment)");
@@ -680,7 +680,7 @@ static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_o
 static int api_offer_figures(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->building) return api_error(ctx, "offer_figures: only while the action decision is built");
+    if (!ctx->g->building || ctx->g->build_place) return api_error(ctx, "offer_figures: only while the action decision is built");
     if (owner < -1 || owner >= ctx->g->nplayers) return api_error(ctx, "offer_figures: owner is a player or -1 (neutral)");
     if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE && where != CARC_AT_TRACK)
         return api_error(ctx, "offer_figures: where is CARC_AT_SEGMENT, CARC_AT_TILE or CARC_AT_TRACK");
@@ -696,6 +696,153 @@ static int api_award_figures_on(carc_ctx *ctx, int tile, int where, uint32_t kin
         return api_error(ctx, "award_figures_on: where is CARC_AT_SEGMENT or CARC_AT_TILE");
     if (reason < 0 || reason >= ctx->rules->nreasons) return api_error(ctx, "award_figures_on: no such reason");
     return award_figures_on(ctx->g, tile, where, kinds, points, reason);
+}
+
+/* ---- version 4: placement, held tiles, tile types ------------------------------------------------ */
+
+static bool type_ok(carc_ctx *ctx, int type) { return type >= 0 && type < ctx->rules->ntypes; }
+
+static int api_placement_of(carc_ctx *ctx, const carc_option *opt, int *type, int *x, int *y, int *rot)
+{
+    GAME_ONLY(ctx, -1);
+    return placement_of_option(ctx->g, opt, type, x, y, rot);
+}
+
+static int api_offer_placements(carc_ctx *ctx, int type)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!g->building || !g->build_place || g->filtering)
+        return api_error(ctx, "offer_placements: only during place-offer");
+    if (!type_ok(ctx, type)) return api_error(ctx, "offer_placements: no such tile type");
+    int seat = g->turn.active;
+    bool holds = false;
+    for (int i = 0; i < g->nheld[seat] && !holds; i++) holds = g->held[seat][i] == type;
+    if (!holds) return api_error(ctx, "offer_placements: the active player holds no tile of that type");
+    /* Offered once a type: a second call for it would offer the same
+     * options again. */
+    for (int i = g->build_first; i < g->nopts; i++)
+        if (g->opts[i].owner == 0 && g->opts[i].code == BASE_OPT_PLACE_HELD && g->opts[i].seg == type) return 0;
+    int first = g->nopts;
+    carc_option *o = opt_room(g, 4 * g->nfront);
+    if (!o) return -1;
+    const carc_option place = {.owner = 0, .code = BASE_OPT_PLACE_HELD, .tile = -1, .seg = type};
+    g->nopts = (int)(board_list_placements(g, type, &place, o) - g->opts);
+    return g->nopts - first;
+}
+
+static int api_reserve_tiles(carc_ctx *ctx, int n)
+{
+    REG_ONLY(ctx);
+    if (n < 0 || n > MAX_TILES) return api_error(ctx, "reserve_tiles: 0 to 10000 tiles");
+    ctx->rules->reserve_tiles += n;
+    return 0;
+}
+
+static int api_give_tile(carc_ctx *ctx, int seat, int type)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!player_ok(ctx, seat) || !type_ok(ctx, type)) return api_error(ctx, "give_tile: bad seat or tile type");
+    if (g->nheld[seat] >= MAX_HELD) return api_error(ctx, "give_tile: a player holds at most 16 tiles");
+    if (tiles_outstanding(g) >= g->rules->max_tiles)
+        return api_error(ctx, "give_tile: no room for another tile in this game (reserve_tiles during init)");
+    g->held[seat][g->nheld[seat]++] = (int16_t)type;
+    return g->nheld[seat];
+}
+
+static int api_take_tile(carc_ctx *ctx, int seat, int type)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, seat) || !type_ok(ctx, type)) return api_error(ctx, "take_tile: bad seat or tile type");
+    return held_take(ctx->g, seat, type);
+}
+
+static int api_held_tiles(carc_ctx *ctx, int seat)
+{
+    GAME_ONLY(ctx, -1);
+    return player_ok(ctx, seat) ? ctx->g->nheld[seat] : -1;
+}
+
+static int api_held_tile(carc_ctx *ctx, int seat, int i)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, seat) || i < 0 || i >= ctx->g->nheld[seat]) return -1;
+    return ctx->g->held[seat][i];
+}
+
+static int api_can_place(carc_ctx *ctx, int type, int x, int y, int rot)
+{
+    GAME_ONLY(ctx, -1);
+    if (!type_ok(ctx, type) || rot < 0 || rot > 3) return -1;
+    int f = board_frontier_index(ctx->g, x, y);
+    return f >= 0 && board_fits(ctx->g, type, f, rot);
+}
+
+static int api_place_tile(carc_ctx *ctx, int type, int x, int y, int rot)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (g->building) return api_error(ctx, "place_tile: not while a decision is built");
+    if (!type_ok(ctx, type) || rot < 0 || rot > 3) return api_error(ctx, "place_tile: bad tile type or rotation");
+    int f = board_frontier_index(g, x, y);
+    if (f < 0 || !board_fits(g, type, f, rot))
+        return api_error(ctx, "place_tile: the tile does not fit there (an open space whose edges it matches)");
+    if (tiles_outstanding(g) >= g->rules->max_tiles)
+        return api_error(ctx, "place_tile: no room for another tile in this game (reserve_tiles during init)");
+    int t = board_place(g, type, x, y, rot);
+    if (t < 0 || g->failed) return api_error(ctx, "place_tile: board full");
+    carc_event e = {0};
+    e.player = g->turn.active;
+    e.tile = t;
+    e.flags = CARC_PLACED_BY_PLUGIN;
+    if (dispatch(g, CARC_EV_TILE_PLACED, &e) < 0) return -1;
+    return t;
+}
+
+static int api_tile_rotation(carc_ctx *ctx, int t)
+{
+    GAME_ONLY(ctx, -1);
+    return tile_ok(ctx, t) ? ctx->g->tiles[t].rot : -1;
+}
+
+static int api_tile_types(carc_ctx *ctx) { return ctx->rules->ntypes; }
+
+static int api_tile_type_find(carc_ctx *ctx, const char *name)
+{
+    return name ? carc_tile_type_find(ctx->rules, name) : -1;
+}
+
+static int api_tile_type_name(carc_ctx *ctx, int type, char *buf, size_t n)
+{
+    if (!type_ok(ctx, type) || !buf || n == 0) return -1;
+    const struct carc_rules *r = ctx->rules;
+    return snprintf(buf, n, "%s:%s", r->sets[r->types[type].set].name, r->types[type].id);
+}
+
+static int api_pile_take(carc_ctx *ctx, int type)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!type_ok(ctx, type)) return api_error(ctx, "pile_take: no such tile type");
+    for (int i = g->npile - 1; i >= 0; i--)
+        if (g->pile[i] == type) {
+            /* The order of the pile does not matter (a draw picks at random)
+             * but stays what it was for the tiles left. */
+            memmove(&g->pile[i], &g->pile[i + 1], (size_t)(g->npile - i - 1) * sizeof *g->pile);
+            g->npile--;
+            return 0;
+        }
+    return -1;
+}
+
+static int api_pile_count(carc_ctx *ctx, int type)
+{
+    GAME_ONLY(ctx, -1);
+    if (!type_ok(ctx, type)) return -1;
+    int n = 0;
+    for (int i = 0; i < ctx->g->npile; i++) n += ctx->g->pile[i] == type;
+    return n;
 }
 
 const carc_api carc_api_v1 = {
@@ -793,4 +940,19 @@ const carc_api carc_api_v1 = {
     .phase_needs_tile_mark = api_phase_needs_tile_mark,
     .offer_figures = api_offer_figures,
     .award_figures_on = api_award_figures_on,
+    .placement_of = api_placement_of,
+    .offer_placements = api_offer_placements,
+    .reserve_tiles = api_reserve_tiles,
+    .give_tile = api_give_tile,
+    .take_tile = api_take_tile,
+    .held_tiles = api_held_tiles,
+    .held_tile = api_held_tile,
+    .can_place = api_can_place,
+    .place_tile = api_place_tile,
+    .tile_rotation = api_tile_rotation,
+    .tile_types = api_tile_types,
+    .tile_type_find = api_tile_type_find,
+    .tile_type_name = api_tile_type_name,
+    .pile_take = api_pile_take,
+    .pile_count = api_pile_count,
 };

@@ -100,10 +100,21 @@ enum carc_event_type {
                                   majority_strength / set_majority_strength */
     CARC_EV_AWARD_ORDER,       /* player has several awards left in this step:
                                   set value to 1 if their order matters (they choose) */
+    /* API version 4 */
+    CARC_EV_PLACE_OFFER,       /* the placement decision is built: offer_placements
+                                  of held tiles, offer; tile = the drawn type, or -1
+                                  with flags CARC_PLACE_BEFORE_DRAW */
+    CARC_EV_PLACE_FILTER,      /* veto placement options (placement_of says which);
+                                  flags CARC_PLACE_PROBE: the kernel only asks
+                                  whether tile type `tile` can be placed */
     CARC_EV_COUNT
 };
 
 enum { CARC_DRAW_KEEP, CARC_DRAW_SET_ASIDE, CARC_DRAW_PUT_BACK };
+/* place-offer and place-filter flags (API version 4). */
+enum { CARC_PLACE_BEFORE_DRAW = 1, CARC_PLACE_PROBE = 2 };
+/* tile-placed flags (API version 4): how the tile came (0: the drawn tile). */
+enum { CARC_PLACED_HELD = 1, CARC_PLACED_BY_PLUGIN = 2 };
 enum { CARC_GONE_SCORED, CARC_GONE_RETURNED, CARC_GONE_BOX };
 
 typedef struct carc_event {
@@ -135,7 +146,7 @@ Every later call receives a carc_ctx*: the game and the plugin it is for.
 The carc_api struct only grows at its end; api->size says how much of it
 this kernel has. */
 
-#define CARC_API_VERSION 2
+#define CARC_API_VERSION 4
 
 typedef struct carc_ctx carc_ctx;
 
@@ -411,6 +422,74 @@ typedef struct carc_api {
      * error. The Ark's point per follower on each tile it enters is one call
      * a tile. */
     int (*award_figures_on)(carc_ctx *ctx, int tile, int where, uint32_t kinds, int points, int reason);
+
+    /* ---- API version 4: placement, held tiles, tile types, the pile.
+     * Present when api->version >= 4 (docs/plugin-guide.md, "Placement").
+     *
+     * The placement decision (`place`) is built like the action decision:
+     * the kernel lists the drawn tile's legal placements (`place X,Y rROT`),
+     * raises place-offer (plugins offer placements of held tiles, or their
+     * own options) and place-filter (plugins veto), then poses what is
+     * left; neither event is raised when nobody registered for it. A drawn
+     * tile whose every placement is vetoed is unplaceable: it follows the
+     * `unplaceable-tile` option (discarded, or back into the pile). Before
+     * the draw, when some plugin registered for place-offer, the kernel
+     * raises it with tile -1 and flags CARC_PLACE_BEFORE_DRAW: placements
+     * offered then are posed with `draw-tile` as the decision `place`, and
+     * choosing one skips the turn's draw. A held tile placed instead of the
+     * drawn one sends the drawn one back into the pile. ------------------ */
+
+    /* -- placement -- */
+    /* The tile type, position and rotation (0..3, clockwise quarter
+     * turns) a kernel `place` option places: 0, or -1 for any other option
+     * (a pointer may be NULL). For place-filter: offered_at(i) and this. */
+    int (*placement_of)(carc_ctx *ctx, const carc_option *opt, int *type, int *x, int *y, int *rot);
+    /* During place-offer: offers every legal placement of a tile type the
+     * active player holds (`place SET:ID X,Y rROT`, owner the kernel; the
+     * held tile is placed when one is chosen). Once a type a decision.
+     * Returns how many, or -1 and an error. */
+    int (*offer_placements)(carc_ctx *ctx, int type);
+    /* During init: the game may hold n more tiles than its pile and start
+     * tile (tiles given to players or placed by plugins). */
+    int (*reserve_tiles)(carc_ctx *ctx, int n);
+    /* A tile of `type` into seat's hand, outside the pile (from what
+     * reserve_tiles reserved, or a tile the plugin took from the pile):
+     * returns how many the seat holds, or -1 and an error (no room, 16
+     * held already). Nothing is recorded: a plugin gives from the game's
+     * state alone, so a replay gives the same. */
+    int (*give_tile)(carc_ctx *ctx, int seat, int type);
+    /* One tile of `type` out of seat's hand (to place it with place_tile,
+     * or gone): 0, or -1 when the seat holds none. */
+    int (*take_tile)(carc_ctx *ctx, int seat, int type);
+    /* How many tiles seat holds, and the type of the i-th (in the order
+     * given); -1 when out of range. */
+    int (*held_tiles)(carc_ctx *ctx, int seat);
+    int (*held_tile)(carc_ctx *ctx, int seat, int i);
+    /* 1 if tile `type` at rotation rot fits the open space x,y (its edges
+     * match every neighbour's), 0 if not, -1 for a bad type or rotation. */
+    int (*can_place)(carc_ctx *ctx, int type, int x, int y, int rot);
+    /* Places a tile itself (not while a decision is built): it must fit
+     * (can_place) and the game must have room for it (a tile taken from
+     * the pile or a hand with pile_take or take_tile, or reserve_tiles).
+     * Raises tile-placed with flags CARC_PLACED_BY_PLUGIN; the features it
+     * completes are scored by this turn's score phase if that has not run
+     * yet. Returns the new tile's index, or -1 and an error. */
+    int (*place_tile)(carc_ctx *ctx, int type, int x, int y, int rot);
+    /* A placed tile's rotation (0..3, clockwise quarter turns), -1 if none. */
+    int (*tile_rotation)(carc_ctx *ctx, int tile);
+
+    /* -- tile types (any time) -- */
+    int (*tile_types)(carc_ctx *ctx);
+    /* The type named "set:id" (`river:C`), or -1. */
+    int (*tile_type_find)(carc_ctx *ctx, const char *set_colon_id);
+    /* The name "set:id" of a type into buf (like snprintf), -1 if none. */
+    int (*tile_type_name)(carc_ctx *ctx, int type, char *buf, size_t n);
+
+    /* -- the pile -- */
+    /* One tile of `type` out of the pile: 0, or -1 when none is left. */
+    int (*pile_take)(carc_ctx *ctx, int type);
+    /* How many tiles of `type` are in the pile. */
+    int (*pile_count)(carc_ctx *ctx, int type);
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

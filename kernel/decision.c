@@ -87,7 +87,15 @@ int decision_pose_built(carc_game *g, int player, int owner, const char *label, 
 void decision_build_begin(carc_game *g)
 {
     g->building = true;
+    g->build_place = false;
     g->build_first = g->nopts;
+}
+
+void decision_build_place_begin(carc_game *g, int first)
+{
+    g->building = true;
+    g->build_place = true;
+    g->build_first = first;
 }
 
 /* Options collected so far while the action decision is built. */
@@ -120,7 +128,7 @@ void decision_drop_vetoed(carc_game *g)
     g->nopts = w;
 }
 
-void decision_build_end(carc_game *g) { g->building = false; }
+void decision_build_end(carc_game *g) { g->building = g->build_place = false; }
 
 /* ---- choosing ---------------------------------------------------------------- */
 

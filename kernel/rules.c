@@ -403,7 +403,12 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn)
         return -1;
     }
     r->pile_size -= 1;
-    r->max_tiles = r->pile_size + 1;
+    if (r->pile_size + 1 + r->reserve_tiles > MAX_TILES) {
+        snprintf(err, errn, "%s: the tile sets hold %d tiles and plugins reserve %d more; a game has at most %d",
+                 r->path[0] ? r->path : r->name, r->pile_size + 1, r->reserve_tiles, MAX_TILES);
+        return -1;
+    }
+    r->max_tiles = r->pile_size + 1 + r->reserve_tiles;
     r->k.farm_scoring = enum_value(r, "farm-scoring");
     r->k.small_city = enum_value(r, "small-city") == 1;
     r->k.incomplete_score = enum_value(r, "incomplete-features") == 0;
