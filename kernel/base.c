@@ -83,15 +83,17 @@ static int ph_draw(struct carc_ctx *ctx, int call)
     carc_game *g = ctx->g;
     int type = g->turn.drawn;
     if (type < 0) {
-        if (g->turn.placed >= 0) return CARC_PHASE_DONE; /* a held tile instead of drawing */
+        if (g->rules->nhandlers[CARC_EV_PLACE_OFFER]) {
+            if (g->turn.placed >= 0) return CARC_PHASE_DONE; /* a held tile instead of drawing */
+            if (g->npile > 0 && !g->turn.draw_offered) {
+                int posed = offer_before_draw(g);
+                if (posed < 0) return -1;
+                if (posed) return CARC_PHASE_AGAIN; /* this phase goes on after the answer */
+            }
+        }
         if (g->npile == 0) return CARC_PHASE_END_GAME;
         /* unplaceable-tile=reshuffle: the game ends when no tile left fits. */
         if (g->rules->k.unplaceable_reshuffle && !pile_has_placeable(g)) return CARC_PHASE_END_GAME;
-        if (!g->turn.draw_offered && g->rules->nhandlers[CARC_EV_PLACE_OFFER]) {
-            int posed = offer_before_draw(g);
-            if (posed < 0) return -1;
-            if (posed) return CARC_PHASE_AGAIN; /* this phase goes on after the answer */
-        }
         g->need_draw = true;
         return CARC_PHASE_AGAIN;
     }
@@ -110,12 +112,11 @@ static int ph_draw(struct carc_ctx *ctx, int call)
         g->turn.drawn = -1;
         return CARC_PHASE_AGAIN;
     }
+    if (!board_any_placement(g, type)) return drawn_unplaceable(g, type);
     /* With place-filter handlers, a tile whose every placement they veto
      * is unplaceable too. */
-    bool placeable = g->rules->nhandlers[CARC_EV_PLACE_FILTER] ? placement_possible(g, type)
-                                                                : board_any_placement(g, type);
-    if (g->failed) return -1;
-    if (!placeable) return drawn_unplaceable(g, type);
+    if (g->rules->nhandlers[CARC_EV_PLACE_FILTER] && !placement_possible(g, type))
+        return g->failed ? -1 : drawn_unplaceable(g, type);
     return CARC_PHASE_DONE;
 }
 
@@ -126,7 +127,7 @@ static int ph_place(struct carc_ctx *ctx, int call)
 {
     (void)call;
     carc_game *g = ctx->g;
-    if (g->turn.placed >= 0) return CARC_PHASE_DONE; /* a held tile was placed instead of drawing */
+    if (g->rules->place_hooked && g->turn.placed >= 0) return CARC_PHASE_DONE; /* a held tile instead of drawing */
     int first = g->nopts;
     /* At most four options a frontier position: room once, then plain
      * stores (the listing is a third of a random game). A kernel place
@@ -135,7 +136,7 @@ static int ph_place(struct carc_ctx *ctx, int call)
     if (!o) return -1;
     const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = g->turn.drawn};
     g->nopts = (int)(board_list_placements(g, g->turn.drawn, &place, o) - g->opts);
-    if (placement_hooked(g)) {
+    if (g->rules->place_hooked) {
         if (placement_build(g, first, g->turn.drawn, false) < 0) return -1;
         if (g->nopts == first) {
             /* A phase between the draw and this one changed the board so
@@ -285,32 +286,6 @@ static int base_apply(struct carc_ctx *ctx, const carc_option *opt, int player)
         e.tile = t;
         return dispatch(g, CARC_EV_TILE_PLACED, &e);
     }
-    case BASE_OPT_PLACE_HELD: {
-        /* A tile the player holds, instead of the drawn one (which goes
-         * back into the pile) or instead of drawing. */
-        int type = opt->seg;
-        if (type < 0 || type >= g->rules->ntypes || held_take(g, player, type) < 0) {
-            game_fail(g, "place: the player holds no such tile");
-            return -1;
-        }
-        if (g->turn.drawn >= 0) {
-            g->pile[g->npile++] = (int16_t)g->turn.drawn;
-            g->turn.drawn = -1;
-        }
-        int t = board_place(g, type, opt->arg[0], opt->arg[1], opt->arg[2]);
-        if (t < 0) {
-            game_fail(g, "board full");
-            return -1;
-        }
-        g->turn.placed = t;
-        carc_event e = {0};
-        e.player = player;
-        e.tile = t;
-        e.flags = CARC_PLACED_HELD;
-        return dispatch(g, CARC_EV_TILE_PLACED, &e);
-    }
-    case BASE_OPT_DRAW:
-        return 0; /* the draw phase goes on to draw */
     case BASE_OPT_DEPLOY:
         if (fig_place_segment(g, opt->arg[0], player, opt->tile, opt->seg) < 0) {
             game_fail(g, "no figure in supply to deploy");
@@ -322,6 +297,7 @@ static int base_apply(struct carc_ctx *ctx, const carc_option *opt, int player)
     case BASE_OPT_ORDER:
         return landing_choose(g, opt);
     default:
+        if (opt->code == BASE_OPT_PLACE_HELD || opt->code == BASE_OPT_DRAW) return placement_apply(g, opt, player);
         game_fail(g, "unknown kernel option %d", opt->code);
         return -1;
     }

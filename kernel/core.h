@@ -213,6 +213,7 @@ struct carc_rules {
     int pile_size;                   /* tiles in the pile (without start) */
     int max_tiles;                   /* pile + start + reserved */
     int reserve_tiles;               /* tiles plugins may add from outside the pile (reserve_tiles) */
+    bool place_hooked;               /* some plugin handles place-offer or place-filter */
 
     /* edge classes: a side's three port kinds, interned */
     uint32_t edge_class_key[255];    int nedge_classes;
@@ -530,12 +531,8 @@ bool board_any_placement(const carc_game *g, int type);
 
 /* placement.c: the placement decision opened to plugins (place-offer,
  * place-filter), held tiles, tiles placed by plugins */
-/* Whether some plugin shapes placements (place-offer or place-filter
- * handlers): one test on the base game's path. */
-static inline bool placement_hooked(const carc_game *g)
-{
-    return g->rules->nhandlers[CARC_EV_PLACE_OFFER] | g->rules->nhandlers[CARC_EV_PLACE_FILTER];
-}
+/* Applies the kernel's `place SET:ID ...` (a held tile) and `draw-tile`. */
+int placement_apply(carc_game *g, const carc_option *opt, int player);
 /* Whether tile type `type` has a legal placement that place-filter leaves. */
 bool placement_possible(carc_game *g, int type);
 /* After the kernel listed the drawn tile's placements from `first`: raises

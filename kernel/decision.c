@@ -42,12 +42,12 @@ carc_option *opt_push(carc_game *g)
     return o;
 }
 
-static int ambiguity_check(carc_game *g, int first, int n, const char *label);
+static int ambiguity_check(carc_game *g, int first, int n, const char *label) __attribute__((noinline, cold));
 
 /* Queues a decision whose options are the last n pushed with opt_push. */
 static int pose(carc_game *g, int player, int owner, const char *label, int first, int n)
 {
-    if (ambiguity_check(g, first, n, label) < 0) return -1;
+    if (g->rules->nplugins && ambiguity_check(g, first, n, label) < 0) return -1;
     if (g->ndq >= (int)(sizeof g->dq / sizeof g->dq[0])) {
         game_fail(g, "too many decisions pending");
         return -1;

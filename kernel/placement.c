@@ -5,7 +5,7 @@
  * hold outside the pile; what a kernel placement option places.
  *
  * Nothing here runs unless a plugin registered for place-offer or
- * place-filter (placement_hooked): the base game lists its placements and
+ * place-filter (rules->place_hooked): the base game lists its placements and
  * poses them as before. */
 #include <string.h>
 
@@ -106,4 +106,31 @@ int carc_held_tiles(const carc_game *g, int seat)
 int carc_held_tile(const carc_game *g, int seat, int i)
 {
     return seat >= 0 && seat < g->nplayers && i >= 0 && i < g->nheld[seat] ? g->held[seat][i] : -1;
+}
+
+int placement_apply(carc_game *g, const carc_option *opt, int player)
+{
+    if (opt->code == BASE_OPT_DRAW) return 0; /* the draw phase goes on to draw */
+    /* A tile the player holds, instead of the drawn one (which goes back
+     * into the pile) or instead of drawing. */
+    int type = opt->seg;
+    if (type < 0 || type >= g->rules->ntypes || held_take(g, player, type) < 0) {
+        game_fail(g, "place: the player holds no such tile");
+        return -1;
+    }
+    if (g->turn.drawn >= 0) {
+        g->pile[g->npile++] = (int16_t)g->turn.drawn;
+        g->turn.drawn = -1;
+    }
+    int t = board_place(g, type, opt->arg[0], opt->arg[1], opt->arg[2]);
+    if (t < 0) {
+        game_fail(g, "board full");
+        return -1;
+    }
+    g->turn.placed = t;
+    carc_event e = {0};
+    e.player = player;
+    e.tile = t;
+    e.flags = CARC_PLACED_HELD;
+    return dispatch(g, CARC_EV_TILE_PLACED, &e);
 }

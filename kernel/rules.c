@@ -409,6 +409,7 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn)
         return -1;
     }
     r->max_tiles = r->pile_size + 1 + r->reserve_tiles;
+    r->place_hooked = r->nhandlers[CARC_EV_PLACE_OFFER] > 0 || r->nhandlers[CARC_EV_PLACE_FILTER] > 0;
     r->k.farm_scoring = enum_value(r, "farm-scoring");
     r->k.small_city = enum_value(r, "small-city") == 1;
     r->k.incomplete_score = enum_value(r, "incomplete-features") == 0;
