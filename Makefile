@@ -3,6 +3,7 @@
 #   make              libcarc (static and shared), the carc command, the plugins
 #   make test         build and run every test (what .ci/run runs)
 #   make test-quick   units, scenarios and a short property run (under 20 s)
+#   make golden       rewrite tests/golden/hashes.txt (seeded games' results) and print what changed
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
@@ -100,6 +101,12 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
 $(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
+
+# The stored reference result (tests/golden/hashes.txt): writes it anew from
+# the seeded games of every shipped variant and prints what changed.
+.PHONY: golden
+golden: all $(BUILD)/tests/test_golden
+	@CARC_DATA=$(CURDIR) $(BUILD)/tests/test_golden --write $(CURDIR)/tests/golden/hashes.txt
 
 # Every test: the cmocka programs, the scenario records (carc test), then the
 # command-line tests.

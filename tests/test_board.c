@@ -1,5 +1,7 @@
 /* test_board.c - legal placements counted by hand on fixed boards (perft),
- * BASE-5 (edges must match, any rotation, all four rotations distinct). */
+ * BASE-5 (edges must match, any rotation, all four rotations distinct);
+ * perft three decisions deep, counted by hand on a small case and by two
+ * routes through the game tree that share no code of the walk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,6 +78,151 @@ static void test_place_options_match_count(void **state)
     carc_rules_free(r);
 }
 
+/* ---- perft three decisions deep ------------------------------------------- */
+
+/* Leaves of the decision tree `depth` decisions below g. A draw is not a
+ * decision: the next tile comes from `script` (types by name, one per draw
+ * in order, NULL past its end: the seeded pile), the same in every branch.
+ * Walked with a clone per option and carc_choose. */
+typedef struct perft_script {
+    const char *const *tiles;
+    int ntiles;
+} perft_script;
+
+/* Answers draws until a decision is pending (from the script at draw number
+ * *drawn, or the seeded pile); the status carc_advance ends on. */
+static int advance_drawing(carc_game *g, const perft_script *s, int *drawn)
+{
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) {
+        int type = -1;
+        if (*drawn < s->ntiles) {
+            type = carc_tile_type_find(carc_game_rules(g), s->tiles[*drawn]);
+            assert_true(type >= 0);
+        }
+        (*drawn)++;
+        assert_int_equal(carc_draw(g, type), 0);
+    }
+    if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+    return st;
+}
+
+static long perft_by_clone(carc_game *g, int depth, const perft_script *s, int drawn)
+{
+    if (advance_drawing(g, s, &drawn) == CARC_FINISHED) return 1;
+    if (depth == 0) return 1;
+    int n = carc_option_count(g);
+    if (depth == 1) return n;
+    long total = 0;
+    for (int o = 0; o < n; o++) {
+        carc_game *c = carc_game_clone(g);
+        assert_non_null(c);
+        assert_int_equal(carc_choose(c, o), 0);
+        total += perft_by_clone(c, depth - 1, s, drawn);
+        carc_game_free(c);
+    }
+    return total;
+}
+
+/* The same count by another route: each option tried on a look-ahead copy
+ * kept per level (carc_game_try, as the bots search), and a tile's last
+ * placement decision counted by carc_count_placements instead of its
+ * options. scratch[] holds one game per level. */
+static long perft_by_try(carc_game *g, int depth, const perft_script *s, int drawn, carc_game **scratch)
+{
+    if (advance_drawing(g, s, &drawn) == CARC_FINISHED) return 1;
+    if (depth == 0) return 1;
+    if (depth == 1 && strcmp(carc_decision_label(g), "place") == 0)
+        return carc_count_placements(g, carc_last_drawn(g));
+    long total = 0;
+    for (int o = 0, n = carc_option_count(g); o < n; o++) {
+        assert_int_equal(carc_game_try(scratch[0], g, o), 0);
+        total += perft_by_try(scratch[0], depth - 1, s, drawn, scratch + 1);
+    }
+    return total;
+}
+
+/* perft 1..3 of g by both routes: they agree and equal want[0..2]. */
+static void check_perft(const carc_game *g, const perft_script *s, const long want[3])
+{
+    for (int depth = 1; depth <= 3; depth++) {
+        carc_game *a = carc_game_clone(g), *b = carc_game_clone(g), *scratch[3];
+        for (int i = 0; i < 3; i++) scratch[i] = carc_game_clone(g);
+        long by_clone = perft_by_clone(a, depth, s, 0), by_try = perft_by_try(b, depth, s, 0, scratch);
+        if (by_clone != by_try || by_clone != want[depth - 1])
+            fail_msg("perft %d: %ld by clone, %ld by try, %ld expected", depth, by_clone, by_try, want[depth - 1]);
+        for (int i = 0; i < 3; i++) carc_game_free(scratch[i]);
+        carc_game_free(a);
+        carc_game_free(b);
+    }
+}
+
+/* By hand (BASE-5; BASE-7 and BASE-8: a follower on a segment of the placed
+ * tile whose feature holds none, or none): on the start tile D (city N, road E-W, fields), B (FFFF, a
+ * cloister) fits only south of D: 0,1 in 4 rotations. Its follower choice:
+ * the cloister, the field (joined to D's free southern field) or none: 3.
+ * The next B fits where only field edges meet: 1,1, -1,1 and 0,2, 4
+ * rotations each: 12 whatever the first B's rotation. 4, 12, 144. */
+static void test_perft3_cloisters_by_hand(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text(HEADER, &r);
+    const char *tiles[] = {"base:B", "base:B"};
+    perft_script s = {tiles, 2};
+    check_perft(g, &s, (const long[]){4, 12, 144});
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* By hand: X (RRRR, a crossroads ending four roads) on the start tile fits
+ * east or west of D in every rotation: 8. Its follower choice: the road
+ * toward D (free), each of the three other roads, the four field corners
+ * (the two facing D join D's free fields) or none: 9. The next tile C
+ * (CCCC) fits only north of D: 4 placements, the crossroads touching no
+ * city. 8, 72, 288. */
+static void test_perft3_crossroads_by_hand(void **state)
+{
+    (void)state;
+    carc_rules *r;
+    carc_game *g = replay_text(HEADER, &r);
+    const char *tiles[] = {"base:X", "base:C"};
+    perft_script s = {tiles, 2};
+    check_perft(g, &s, (const long[]){8, 72, 288});
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* Positions from seeded games (the seeded pile drawing): the two routes
+ * agree, and the counts, stored here, do not change. */
+static void perft_of_seeded_position(const char *variant, uint64_t seed, int moves, const long want[3])
+{
+    char err[8192];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 3, NULL, seed, err, sizeof err);
+    assert_non_null(g);
+    for (int m = 0; m < moves; m++) {
+        int st = carc_advance(g);
+        assert_int_not_equal(st, CARC_FAILED);
+        assert_int_not_equal(st, CARC_FINISHED);
+        if (st == CARC_NEED_DRAW) assert_int_equal(carc_draw(g, -1), 0);
+        else assert_int_equal(carc_choose(g, (m * 7) % carc_option_count(g)), 0);
+    }
+    perft_script none = {NULL, 0};
+    check_perft(g, &none, want);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+static void test_perft3_seeded_positions(void **state)
+{
+    (void)state;
+    perft_of_seeded_position("base", 5, 30, (const long[]){20, 56, 1168});
+    perft_of_seeded_position("inns-cathedrals", 8, 40, (const long[]){22, 130, 2936});
+    perft_of_seeded_position("all-expansions", 3, 50, (const long[]){27, 240, 5554});
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -83,6 +230,9 @@ int main(void)
         cmocka_unit_test(test_perft_two_tiles),
         cmocka_unit_test(test_perft_corner_cell),
         cmocka_unit_test(test_place_options_match_count),
+        cmocka_unit_test(test_perft3_cloisters_by_hand),
+        cmocka_unit_test(test_perft3_crossroads_by_hand),
+        cmocka_unit_test(test_perft3_seeded_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
