@@ -551,7 +551,8 @@ static int api_figure_kind_flags(carc_ctx *ctx, int k)
     if (!figkind_ok(ctx, k)) return -1;
     const figkind_def *f = &ctx->rules->figkinds[k];
     return (f->follower ? CARC_FIGURE_FOLLOWER : 0) | (f->boxed_when_scored ? CARC_FIGURE_BOXED_WHEN_SCORED : 0) |
-           (f->deployable ? CARC_FIGURE_DEPLOYABLE : 0) | (f->boxed_when_removed ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0);
+           (f->deployable ? CARC_FIGURE_DEPLOYABLE : 0) | (f->boxed_when_removed ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0) |
+           (f->strength == 0 ? CARC_FIGURE_STRENGTH_ZERO : 0);
 }
 
 static int api_figure_kind_strength(carc_ctx *ctx, int k)
@@ -836,6 +837,30 @@ static int api_pile_take(carc_ctx *ctx, int type)
     return -1;
 }
 
+static int api_set_supply_by_players(carc_ctx *ctx, int kind, int players, int count)
+{
+    REG_ONLY(ctx);
+    if (!figkind_ok(ctx, kind) || ctx->rules->figkinds[kind].owner != ctx->owner)
+        return api_error(ctx, "set_supply_by_players: a figure kind this plugin defined is needed");
+    if (players < 1 || players > CARC_MAX_PLAYERS || count < 0 || count > 99)
+        return api_error(ctx, "set_supply_by_players: players is 1 to 6, count 0 to 99");
+    figkind_def *f = &ctx->rules->figkinds[kind];
+    f->by_players[players] = (int8_t)count;
+    f->any_by_players = true;
+    return 0;
+}
+
+static int api_feature_majority(carc_ctx *ctx, int f, int final, int *strengths)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f)) return api_error(ctx, "feature_majority: bad feature");
+    int strength[CARC_MAX_PLAYERS];
+    feat_strengths(ctx->g, f, strength);
+    int best = majority_event(ctx->g, f, strength, final != 0);
+    if (strengths) memcpy(strengths, strength, sizeof strength);
+    return ctx->g->failed ? -1 : best;
+}
+
 static int api_pile_count(carc_ctx *ctx, int type)
 {
     GAME_ONLY(ctx, -1);
@@ -955,4 +980,6 @@ const carc_api carc_api_v1 = {
     .tile_type_name = api_tile_type_name,
     .pile_take = api_pile_take,
     .pile_count = api_pile_count,
+    .set_supply_by_players = api_set_supply_by_players,
+    .feature_majority = api_feature_majority,
 };

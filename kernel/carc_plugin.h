@@ -167,7 +167,12 @@ enum {
     CARC_FIGURE_FOLLOWER = 1,
     CARC_FIGURE_BOXED_WHEN_SCORED = 2,
     CARC_FIGURE_DEPLOYABLE = 4,
-    CARC_FIGURE_BOXED_WHEN_REMOVED = 8
+    CARC_FIGURE_BOXED_WHEN_REMOVED = 8,
+    /* API version 4: (with FOLLOWER) it weighs 0 in every majority, whatever
+     * `strength` says (which keeps meaning 1 when 0, for version-2 plugins):
+     * it occupies its feature, but wins it only if a feature-majority
+     * handler gives it strength (the mayor in a city without pennants). */
+    CARC_FIGURE_STRENGTH_ZERO = 16
 };
 /* Kind flags (define_kind). */
 enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
@@ -205,7 +210,8 @@ typedef struct carc_figure_kind_def {
     const char *name;      /* lower-case; the record's `deploy NAME ...` */
     int per_player;        /* supply per player at the start (0: none, or neutral) */
     int flags;             /* CARC_FIGURE_* */
-    int strength;          /* weight in every majority (1 to 99); 0 means 1 */
+    int strength;          /* weight in every majority (1 to 99); 0 means 1 (a
+                              strength of 0: CARC_FIGURE_STRENGTH_ZERO, version 4) */
     const char *stands_on; /* feature kinds it may be deployed to, separated by
                               spaces or commas ("road city"); NULL or "": every
                               deployable kind (CARC_KIND_DEPLOYABLE) */
@@ -309,7 +315,15 @@ typedef struct carc_api {
     int (*batch_commit)(carc_ctx *ctx, int first_player);
     int (*batch_count)(carc_ctx *ctx);
     carc_award *(*batch_at)(carc_ctx *ctx, int i);
-    /* Majority scoring of a feature into the batch, as the kernel does it. */
+    /* Majority scoring of a feature into the batch, as the kernel does it,
+     * and the feature marked scored. On a field (a farm) it pays what
+     * farm-scoring=per-farm pays, whatever the farm-scoring option: 3
+     * points a completed city the field borders (after feature-value), to
+     * the players with the greatest strength. With farm-scoring=per-farm
+     * the final farm scoring then skips the field; with none it is worth 0
+     * and awards nothing; with per-city-once and city-majority the final
+     * scoring, which scores cities, counts the field's followers for its
+     * cities again (take them off, return_followers, to count them once). */
     int (*score_feature)(carc_ctx *ctx, int feature, int final);
     int (*return_followers)(carc_ctx *ctx, int feature);
 
@@ -484,6 +498,22 @@ typedef struct carc_api {
     int (*tile_type_find)(carc_ctx *ctx, const char *set_colon_id);
     /* The name "set:id" of a type into buf (like snprintf), -1 if none. */
     int (*tile_type_name)(carc_ctx *ctx, int type, char *buf, size_t n);
+
+    /* -- figures -- */
+    /* During init: in a game of `players` players (1 to 6), each player's
+     * supply of figure kind `kind` (one this plugin defined) starts at
+     * `count` (0 to 99) instead of its per_player (the Tower's floors).
+     * Once per player count. 0, or -1 and an error. */
+    int (*set_supply_by_players)(carc_ctx *ctx, int kind, int players, int count);
+
+    /* -- scoring -- */
+    /* The majority of a feature as scoring would count it, without scoring:
+     * each player's strength (the sum of their followers' strengths) after
+     * feature-majority, which is raised (with flags = final), into
+     * strengths[CARC_MAX_PLAYERS] when not NULL. Returns the greatest
+     * strength: the players with it win the feature when it is above 0.
+     * Nothing is marked scored. -1 and an error for a bad feature. */
+    int (*feature_majority)(carc_ctx *ctx, int feature, int final, int *strengths);
 
     /* -- the pile -- */
     /* One tile of `type` out of the pile: 0, or -1 when none is left. */

@@ -71,6 +71,10 @@ typedef struct figkind_def {
     int strength;       /* weight in majorities (1 for version-1 kinds) */
     uint32_t stands_on; /* bit per feature kind it may be deployed to */
     int per_player;     /* initial supply per player (0: neutral or none) */
+    /* The supply per player in a game of n players when by_players[n] >= 0
+     * (set_supply_by_players); any_by_players: some n has one. */
+    int8_t by_players[CARC_MAX_PLAYERS + 1];
+    bool any_by_players;
     int owner;
 } figkind_def;
 

@@ -104,7 +104,10 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     for (int p = 0; p < nplayers; p++) {
         if (names && names[p]) snprintf(g->names[p], NAME_LEN, "%s", names[p]);
         else snprintf(g->names[p], NAME_LEN, "P%d", p + 1);
-        for (int k = 0; k < r->nfigkinds; k++) g->supply[p][k] = r->figkinds[k].per_player;
+        for (int k = 0; k < r->nfigkinds; k++) {
+            const figkind_def *fk = &r->figkinds[k];
+            g->supply[p][k] = fk->any_by_players && fk->by_players[nplayers] >= 0 ? fk->by_players[nplayers] : fk->per_player;
+        }
     }
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);

@@ -155,7 +155,7 @@ int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, 
         return -1;
     }
     if ((def->flags & ~(CARC_FIGURE_FOLLOWER | CARC_FIGURE_BOXED_WHEN_SCORED | CARC_FIGURE_DEPLOYABLE |
-                        CARC_FIGURE_BOXED_WHEN_REMOVED)) != 0) {
+                        CARC_FIGURE_BOXED_WHEN_REMOVED | CARC_FIGURE_STRENGTH_ZERO)) != 0) {
         snprintf(err, errn, "define_figure: %s: unknown flags %#x", def->name, (unsigned)def->flags);
         return -1;
     }
@@ -183,7 +183,8 @@ int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, 
     f->boxed_when_scored = def->flags & CARC_FIGURE_BOXED_WHEN_SCORED;
     f->boxed_when_removed = def->flags & CARC_FIGURE_BOXED_WHEN_REMOVED;
     f->deployable = def->flags & CARC_FIGURE_DEPLOYABLE;
-    f->strength = def->strength ? def->strength : 1;
+    f->strength = (def->flags & CARC_FIGURE_STRENGTH_ZERO) ? 0 : def->strength ? def->strength : 1;
+    memset(f->by_players, -1, sizeof f->by_players);
     f->stands_on = (uint32_t)mask;
     f->owner = owner;
     return r->nfigkinds++;
