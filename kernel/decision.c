@@ -380,10 +380,14 @@ static int ambiguity_check(carc_game *g, int first, int n, const char *label)
             char tx[LINE_MAX_CHARS + 1], ty[LINE_MAX_CHARS + 1];
             option_format(g, x, tx, sizeof tx);
             option_format(g, y, ty, sizeof ty);
-            game_fail(g,
-                      "%s: options '%s' and '%s' of one decision (%s) could be chosen by one record line "
-                      "(a kind@port word names its segment by any of its ports): options must read differently",
-                      option_owner(g, blame->owner)->name, tx, ty, label);
+            const char *who = option_owner(g, blame->owner)->name;
+            if (strcmp(tx, ty) == 0)
+                game_fail(g, "%s offered two options with one text, '%s', in one decision (%s): a record could not "
+                             "tell them apart (options must read differently)", who, tx, label);
+            else
+                game_fail(g, "%s offered two options one record line could choose, '%s' and '%s', in one decision (%s): "
+                             "a kind@port word names its segment by any of its ports (options must read differently)",
+                          who, tx, ty, label);
             rc = -1;
         }
     if (refs != local) free(refs);

@@ -453,6 +453,9 @@ check "carc test of a good record: ok and the closing count" 0 "1 passed, 0 fail
     "$CARC" test tests/scenarios/base-small-city.rec
 check "carc test prints the record and its rules" 0 "ok   tests/scenarios/base-small-city.rec (BASE-" \
     "$CARC" test tests/scenarios/base-small-city.rec
+# carc replay counts every figure kind a player has in supply.
+check "carc replay counts every figure kind in supply" 0 "(in supply: 7 follower, 1 large-follower" \
+    "$CARC" replay tests/scenarios/ic-large-city.rec
 # expect-error LINE MESSAGE: a stop at that line for another reason fails.
 sed 's/^#! expect-error 16 .*/#! expect-error 16 no tile left/' tests/scenarios/base-one-deploy-per-turn.rec \
     >"$T/other-error.rec"
@@ -489,7 +492,7 @@ check "carc new refuses an existing directory" 1 "cannot create" sh -c "cd '$T/n
 check "carc new plugin: its Makefile uses pkg-config carc and no absolute path" 0 "" \
     sh -c "grep -q 'pkg-config' '$T/new/my-rule/Makefile' && ! grep -v '^#' '$T/new/my-rule/Makefile' | grep -q -e ' /' -e '=/'"
 check "the starter plugin builds and passes carc test" 0 "1 passed, 0 failed" \
-    sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC'"
+    sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC' CARC_CFLAGS='-I$CARC_DATA/kernel'"
 check "carc new script writes a starter" 0 "my-lua/my-lua.lua" sh -c "cd '$T/new' && '$CARC' new script my-lua"
 check "the starter script passes carc test" 0 "1 passed, 0 failed" sh -c "cd '$T/new/my-lua' && '$CARC' test tests"
 

@@ -82,7 +82,7 @@ static const char *const plugin_make =
     "CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror\n"
     "\n"
     "@NAME@.so: @NAME@.c\n"
-    "\t@$(PKG_CONFIG) --exists carc || { echo \"$(PKG_CONFIG) does not know carc: install it, or set PKG_CONFIG_PATH to the directory of its carc.pc\" >&2; exit 1; }\n"
+    "\t@[ -n \"$(CARC_CFLAGS)\" ] || { echo \"$(PKG_CONFIG) does not know carc: install it, or set PKG_CONFIG_PATH to the directory of its carc.pc\" >&2; exit 1; }\n"
     "\t$(CC) $(CFLAGS) -shared -fPIC $(CARC_CFLAGS) -o $@ $<\n"
     "\n"
     "test: @NAME@.so\n"
