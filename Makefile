@@ -32,7 +32,8 @@ $(shell $(MAKE) --no-print-directory deps >&2)
 endif
 endif
 
-PKG_CFLAGS := $(shell pkg-config --cflags lua5.4 inih 2>/dev/null)
+LUA_CFLAGS  := $(shell pkg-config --cflags lua5.4 2>/dev/null)
+INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
 # carc serve: the HTTP server and the JSON reader and writer (the command only).
 SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
@@ -48,13 +49,26 @@ OPT     ?= -O2 -g
 # (SVG, HTML, the text board), play/ (the terminal game and carc serve).
 CLI_DIRS   := cli/commands cli/agents cli/studies cli/drawing cli/play
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
-           -Ikernel $(CLI_DIRS:%=-I%) $(PKG_CFLAGS) $(SERVE_CFLAGS) -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
+           -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
 CLI_LIBS := $(SERVE_LIBS)
 
-KERNEL_SRC := $(wildcard kernel/*.c)
-CLI_SRC    := $(wildcard $(CLI_DIRS:%=%/*.c))
-KERNEL_OBJ := $(KERNEL_SRC:%.c=$(BUILD)/%.o)
+# libcarc in three layers (docs/architecture.md), each compiled with only the
+# include paths it may use: kernel/ the game (no Lua, no other layer, so an
+# #include <lua.h> there fails to build), host/ the plugin loader and the Lua
+# host, formats/ the files (variants, compositions, tile sets, records, INI).
+KERNEL_INC  := -Ikernel
+HOST_INC    := -Ikernel -Ihost -Iformats $(LUA_CFLAGS)
+FORMATS_INC := -Ikernel -Iformats -Ihost $(INIH_CFLAGS)
+CLI_INC     := -Ikernel -Iformats $(CLI_DIRS:%=-I%) $(SERVE_CFLAGS)
+# Tests and the benchmark reach into every layer (white-box tests).
+ALL_INC     := -Ikernel -Ihost -Iformats $(CLI_DIRS:%=-I%) $(LUA_CFLAGS) $(INIH_CFLAGS) $(SERVE_CFLAGS)
+
+KERNEL_SRC  := $(wildcard kernel/*.c)
+HOST_SRC    := $(wildcard host/*.c)
+FORMATS_SRC := $(wildcard formats/*.c)
+CLI_SRC     := $(wildcard $(CLI_DIRS:%=%/*.c))
+LIB_OBJ    := $(KERNEL_SRC:%.c=$(BUILD)/%.o) $(HOST_SRC:%.c=$(BUILD)/%.o) $(FORMATS_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ    := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/commands/main.o,$(CLI_OBJ))
 
@@ -75,15 +89,20 @@ TEST_PLUGIN_SO   := $(patsubst tests/plugins/%/,$(BUILD)/tests/plugins/%.so,$(TE
 
 all: $(LIB_A) $(LIB_SO) $(CARC) $(PLUGIN_SO)
 
-$(BUILD)/%.o: %.c $(wildcard kernel/*.h cli/*/*.h)
+# Each object lists the headers it read (-MMD -MP: $(BUILD)/x.d beside x.o).
+$(BUILD)/kernel/%.o:  LAYER_INC = $(KERNEL_INC)
+$(BUILD)/host/%.o:    LAYER_INC = $(HOST_INC)
+$(BUILD)/formats/%.o: LAYER_INC = $(FORMATS_INC)
+$(BUILD)/cli/%.o:     LAYER_INC = $(CLI_INC)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(LAYER_INC) -MMD -MP -c $< -o $@
 
-$(LIB_A): $(KERNEL_OBJ)
+$(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(LIB_SO): $(KERNEL_OBJ)
+$(LIB_SO): $(LIB_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(CARC): $(CLI_OBJ) $(LIB_A)
@@ -92,15 +111,15 @@ $(CARC): $(CLI_OBJ) $(LIB_A)
 # Plugins see only the public plugin header, as a fan's out-of-tree build does.
 $(BUILD)/plugins/%.so: plugins/%/*.c kernel/carc_plugin.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -Ikernel -shared -o $@ $(filter %.c,$^)
 
 $(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -o $@ $(filter %.c,$^)
+	$(CC) $(CFLAGS) -Ikernel -shared -o $@ $(filter %.c,$^)
 
-$(BUILD)/tests/%: tests/%.c tests/*.h $(LIB_A) $(CLI_LIB_OBJ)
+$(BUILD)/tests/%: tests/%.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS) $(ALL_INC) -Itests -MMD -MP -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
 
 # The stored reference result (tests/golden/hashes.txt): writes it anew from
 # the seeded games of every shipped variant and prints what changed.
@@ -163,7 +182,7 @@ strength: $(CARC) $(PLUGIN_SO)
 
 $(BUILD)/bench/bench: bench/bench.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
+	$(CC) $(CFLAGS) $(ALL_INC) -MMD -MP -O3 -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 # The fuzz targets' sources are included by the test that replays their
 # regressions and seed corpora.
@@ -209,7 +228,7 @@ fuzz-build:
 	        echo "fuzz: some plugins did not build; variants naming them will not load"
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(LIB_A)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB_A) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(ALL_INC) -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIB_A) $(LDFLAGS) $(LDLIBS)
 
 fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -257,3 +276,6 @@ install:
 
 clean:
 	rm -rf build
+
+# The header lists the compiler wrote (-MMD -MP).
+-include $(wildcard $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/bench/bench.d)

@@ -71,25 +71,31 @@ check "sim --option farm-scoring=bogus is refused" nz "bogus" \
     "$CARC" sim --option farm-scoring=bogus --games 1
 check "sim --option nosuch-option=1 is refused" nz "unknown option" \
     "$CARC" sim --option nosuch-option=1 --games 1
-check "sim with an unknown flag is refused" nz "unknown argument '--frobnicate'" \
+check "sim with an unknown flag is refused" 2 "unknown flag '--frobnicate'" \
     "$CARC" sim --frobnicate 3 --games 1
 check "sim with an unknown flag last is refused" nz "--frobnicate" "$CARC" sim --games 1 --frobnicate
+check "sim --turn names the commands that take it" 2 "it is taken by: analyse, render" "$CARC" sim --turn 3
+check "train --shard names the commands that take it" 2 "it is taken by: sim, tournament, compare" \
+    "$CARC" train --shard 1/2 --out "$T/w.ini"
+check "an operand too many is bad usage" 2 "unexpected argument 'b.rec'" "$CARC" replay a.rec b.rec
+check "carc stats without merge is bad usage" 2 "usage: carc stats merge" "$CARC" stats
+check "carc analyze is carc analyse" 0 "usage: carc analyse" "$CARC" analyze --help
 check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 players" \
     "$CARC" sim --players random --games 1
 
 # ---- carc sim: results ---------------------------------------------------------
 
 check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
-# docs/architecture.md's map matches the code: it names every kernel file,
-# and every function or field it names in backquotes exists in kernel/ (or is
-# a test program).
+# docs/architecture.md's map matches the code: it names every file of
+# libcarc (kernel/, host/, formats/), and every function or field it names in
+# backquotes exists there (or is a test program).
 missing=
-for f in kernel/*.c; do grep -q "\`${f#kernel/}\`" docs/architecture.md || missing="$missing ${f#kernel/}"; done
+for f in kernel/*.c host/*.c formats/*.c; do grep -q "\`${f#*/}\`" docs/architecture.md || missing="$missing $f"; done
 for w in $(grep -oE '`[a-z][a-z0-9_]*_[a-z0-9_]*`' docs/architecture.md | tr -d '`' | sort -u); do
     case $w in test_*) [ -e "tests/$w.c" ] && continue;; esac
-    grep -qw "$w" kernel/*.c kernel/*.h || missing="$missing $w"
+    grep -qw "$w" kernel/*.c kernel/*.h host/*.c host/*.h formats/*.c formats/*.h || missing="$missing $w"
 done
-if [ -z "$missing" ]; then pass "docs/architecture.md names every kernel file and only functions that exist"
+if [ -z "$missing" ]; then pass "docs/architecture.md names every libcarc file and only functions that exist"
 else fail "docs/architecture.md's map" "not matching the code:$missing"; fi
 # docs/architecture.md: the self-check mode, as the document runs it.
 check "CARC_CHECK=1 sim --games 100 plays self-checked games" 0 "win rate" env CARC_CHECK=1 "$CARC" sim --games 100

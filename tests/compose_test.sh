@@ -259,7 +259,7 @@ check "no silent flags: render --turn past the end is an error" 2 "ends at turn"
     "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 999 --svg "$T/x.svg"
 check "no silent flags: render --turn within the game draws" 0 "" \
     "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 1 --svg "$T/x.svg"
-check "no silent flags: stats merge --frobnicate is an error" 2 "unknown argument" "$CARC" stats merge --frobnicate x
+check "no silent flags: stats merge --frobnicate is an error" 2 "unknown flag '--frobnicate'" "$CARC" stats merge --frobnicate x
 check "no silent flags: --json with --csv is an error" 2 "choose one" "$CARC" sim --json --csv --games 1
 check "no silent flags: sim --out writes the report there" 0 "" "$CARC" sim --games 2 --out "$T/report.txt"
 grep -q "win rate" "$T/report.txt" && pass "no silent flags: ... and it holds the report" ||

@@ -125,6 +125,10 @@ await cdp('Runtime.enable');
 await cdp('Page.navigate', { url: url + '?bot-delay=20' });
 await until(`document.querySelector('#variants label[data-variant=${JSON.stringify(variant)}]') !== null`, 'the form');
 await click(`#variants label[data-variant=${JSON.stringify(variant)}] input`);
+// The seats' menus offer the kinds of agent the server lists, in its order.
+const served = (await (await fetch(new URL('/api/agents', url))).json()).agents.map((a) => a.name).join(',');
+const offered = await js(`[...document.querySelectorAll('.seat-kind')[0].options].map((o) => o.value).join(',')`);
+if (offered !== served) quit(1, `the seat menu offers ${offered}, and GET /api/agents lists ${served}`);
 // The form shows the options of the variant chosen (not of the one shown
 // first, whose answer may come later) before Start is clicked.
 await until(`document.getElementById('variant-title').textContent ===

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "agents.h"
 #include "helpers.h"
 #include "serve_http.h"
 #include "serve_registry.h"
@@ -497,6 +498,44 @@ static void test_composition(void **state)
     json_decref(end);
 }
 
+/* GET /api/agents is the list of agent kinds the command knows (agents.h),
+ * in its order, and every kind it offers makes an agent, with each example
+ * setting it gives. */
+static void test_agents_are_the_commands_list(void **state)
+{
+    (void)state;
+    response r = http("GET", "/api/agents", NULL);
+    assert_int_equal(r.status, 200);
+    json_t *j = body_json(&r);
+    free(r.body);
+    json_t *list = json_object_get(j, "agents");
+    assert_int_equal((int)json_array_size(list), agent_nkinds);
+    for (int k = 0; k < agent_nkinds; k++) {
+        json_t *one = json_array_get(list, (size_t)k);
+        const char *name = json_string_value(json_object_get(one, "name"));
+        assert_non_null(name);
+        assert_string_equal(name, agent_kinds[k].name);
+        assert_non_null(json_string_value(json_object_get(one, "help")));
+        char err[512];
+        agent *a = agent_create(name, 1, 0, err, sizeof err);
+        assert_non_null(a);
+        agent_free(a);
+        const char *settings = json_string_value(json_object_get(one, "settings"));
+        if (!settings) continue;
+        char copy[256];
+        snprintf(copy, sizeof copy, "%s", settings);
+        for (char *save = NULL, *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            if (t[0] == '(') continue; /* "(default)" */
+            char spec[300];
+            snprintf(spec, sizeof spec, "%s:%s", name, t);
+            a = agent_create(spec, 1, 0, err, sizeof err);
+            if (!a) fail_msg("GET /api/agents offers %s: %s", spec, err);
+            agent_free(a);
+        }
+    }
+    json_decref(j);
+}
+
 int main(void)
 {
     snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
@@ -517,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_agents_are_the_commands_list),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);

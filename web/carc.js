@@ -53,19 +53,30 @@ function svgEl(tag, attrs) {
 
 // ---- the new-game form -------------------------------------------------------------
 
-const KINDS = ['human', 'greedy', 'random', 'mcts'];
+// The kinds of seat, as the server lists them (GET /api/agents): name, help
+// and, for a kind that takes them, examples of its settings ("NAME:SETTING").
+let agentKinds = [];
 let variantInfo = null;
+
+function kindOf(name) { return agentKinds.find((a) => a.name === name); }
 
 function seatRow(name, kind, setting) {
   const tr = el('tr', { class: 'seat' });
   const n = el('input', { class: 'seat-name', value: name, size: 10, maxlength: 31 });
   const k = el('select', { class: 'seat-kind' });
-  for (const v of KINDS) {
-    const o = el('option', { value: v }, v === 'human' ? 'human (this page)' : v);
-    if (v === kind) o.selected = true;
+  for (const a of agentKinds) {
+    const o = el('option', { value: a.name, title: a.help }, a.name === 'human' ? 'human (this page)' : a.name);
+    if (a.name === kind) o.selected = true;
     k.appendChild(o);
   }
-  const s = el('input', { class: 'seat-setting', value: setting || '', size: 8, placeholder: 'mcts: 200ms, 2s, 5000it' });
+  const s = el('input', { class: 'seat-setting', value: setting || '', size: 8 });
+  const showSettings = () => {
+    const a = kindOf(k.value);
+    s.placeholder = a && a.settings ? a.settings : '';
+    s.disabled = !(a && a.settings);
+  };
+  k.onchange = showSettings;
+  showSettings();
   const rm = el('button', { type: 'button', class: 'remove-seat' }, '✕');
   rm.onclick = () => { if ($('seats').tBodies[0].rows.length > 1) tr.remove(); };
   for (const c of [n, k, s, rm]) { const td = el('td'); td.appendChild(c); tr.appendChild(td); }
@@ -122,6 +133,7 @@ async function showNewGame() {
   $('game').hidden = true;
   $('newgame').hidden = false;
   if (!$('variants').firstChild) {
+    agentKinds = (await api('GET', '/api/agents')).agents;
     const data = await api('GET', '/api/variants');
     for (const v of data.variants) {
       const input = el('input', { type: 'radio', name: 'variant', value: v.name });
@@ -149,8 +161,9 @@ async function startGame(ev) {
   for (const tr of $('seats').tBodies[0].rows) {
     const kind = tr.querySelector('.seat-kind').value;
     const setting = tr.querySelector('.seat-setting').value.trim();
+    const takesSettings = kindOf(kind) && kindOf(kind).settings;
     seats.push({ name: tr.querySelector('.seat-name').value.trim(),
-                 agent: kind === 'mcts' && setting ? 'mcts:' + setting : kind });
+                 agent: takesSettings && setting ? kind + ':' + setting : kind });
   }
   const options = {};
   for (const input of $('options').querySelectorAll('[data-key]'))

@@ -190,19 +190,24 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
     snprintf(name, sizeof name, "%s", spec);
     char *parts = strchr(name, ':');
     if (parts) *parts++ = 0;
-    bool judges = true;
-    if (strcmp(name, "random") == 0) a->choose = choose_random, judges = false;
-    else if (strcmp(name, "greedy") == 0) a->choose = choose_greedy;
-    else if (strcmp(name, "human") == 0) a->choose = choose_human, judges = false;
-    else if (strcmp(name, "mcts") == 0) a->choose = mcts_choose;
-    else {
+    const agent_kind *kind = agent_kind_of(name);
+    if (!kind) {
+        char known[256] = "", judging[256] = "";
+        for (int k = 0; k < agent_nkinds; k++) {
+            size_t l = strlen(known), lj = strlen(judging);
+            snprintf(known + l, sizeof known - l, "%s%s", l ? ", " : "", agent_kinds[k].name);
+            if (agent_kinds[k].judges)
+                snprintf(judging + lj, sizeof judging - lj, "%s%s", lj ? " and " : "", agent_kinds[k].name);
+        }
         snprintf(err, errn,
-                 "unknown agent '%s' (known: random, greedy[:trained|:eval=FILE], human, "
-                 "mcts[:N ms|s|it][:trained|:eval=FILE], at most %d iterations or %d s a move)",
-                 spec, AGENT_MAX_ITERATIONS, AGENT_MAX_SECONDS);
+                 "unknown agent '%s' (known: %s; %s take :trained or :eval=FILE, mcts a budget :N ms|s|it, at most "
+                 "%d iterations or %d s a move)",
+                 spec, known, judging, AGENT_MAX_ITERATIONS, AGENT_MAX_SECONDS);
         free(a);
         return NULL;
     }
+    a->choose = kind->choose;
+    bool judges = kind->judges;
     while (parts) {
         char *next = strchr(parts, ':');
         /* eval=FILE takes the rest: a path may hold a colon */
@@ -226,14 +231,39 @@ void agent_free(agent *a)
     free(a);
 }
 
+const agent_kind agent_kinds[] = {
+    {"random", "picks any option, uniformly", NULL, "picks any option, uniformly", choose_random, false},
+    {"greedy", "best immediate score change", "trained",
+     "best immediate score change, with a positional term; greedy:trained\n"
+     "judges with the weights learned for the variant (carc train),\n"
+     "greedy:eval=FILE with a weights file",
+     choose_greedy, true},
+    {"human", "a person: at the terminal (carc play) or at the page (carc serve)", NULL, "you, at the terminal",
+     choose_human, false},
+    {"mcts", "Monte Carlo tree search", "1000it (default), 5000it, 200ms, 2s, 3000it:trained",
+     "Monte Carlo tree search: mcts (1000 iterations a move), mcts:5000it,\n"
+     "mcts:200ms, mcts:2s (deterministic with an iteration budget);\n"
+     "mcts:3000it:trained, mcts:200ms:eval=FILE (learned judgement)",
+     mcts_choose, true},
+};
+const int agent_nkinds = (int)(sizeof agent_kinds / sizeof agent_kinds[0]);
+
+const agent_kind *agent_kind_of(const char *spec)
+{
+    size_t n = strcspn(spec, ":");
+    for (int k = 0; k < agent_nkinds; k++)
+        if (strlen(agent_kinds[k].name) == n && strncmp(spec, agent_kinds[k].name, n) == 0) return &agent_kinds[k];
+    return NULL;
+}
+
 void agent_list(FILE *f)
 {
-    fprintf(f, "  random   picks any option, uniformly\n"
-               "  greedy   best immediate score change, with a positional term; greedy:trained\n"
-               "           judges with the weights learned for the variant (carc train),\n"
-               "           greedy:eval=FILE with a weights file\n"
-               "  human    you, at the terminal\n"
-               "  mcts     Monte Carlo tree search: mcts (1000 iterations a move), mcts:5000it,\n"
-               "           mcts:200ms, mcts:2s (deterministic with an iteration budget);\n"
-               "           mcts:3000it:trained, mcts:200ms:eval=FILE (learned judgement)\n");
+    for (int k = 0; k < agent_nkinds; k++) {
+        fprintf(f, "  %-8s ", agent_kinds[k].name);
+        for (const char *p = agent_kinds[k].help; *p; p++) {
+            fputc(*p, f);
+            if (*p == '\n') fprintf(f, "%11s", "");
+        }
+        fputc('\n', f);
+    }
 }

@@ -95,7 +95,8 @@ int mcts_set_tuning(const char *text, char *err, size_t errn);
 #define AGENT_MAX_ITERATIONS 100000
 #define AGENT_MAX_SECONDS 60
 
-/* Creates an agent from its name: "random", "greedy", "human" or "mcts",
+/* Creates an agent from its name (a kind of agent_kinds: "random", "greedy",
+ * "human" or "mcts"),
  * then any of ":200ms", ":2s", ":5000it" (the search's budget), ":trained"
  * (judge with the weights shipped for the game's variant) or ":eval=FILE"
  * (with a weights file from carc train): "mcts:3000it:trained",
@@ -113,6 +114,21 @@ carc_game *agent_scratch(agent *a, int level, const carc_game *src);
 /* The agent's judgement of a position for player `me`: its lead in points
  * over the best opponent (learned weights, or the hand-written judgement). */
 double agent_judge(const agent *a, carc_game *g, int me);
-/* Lists the agent names with one line each. */
+/* The kinds of agent, one row each: agent_create, agent_list, the message
+ * for an unknown agent and carc serve's GET /api/agents (the page's seat
+ * menu) are all made from this one list. */
+typedef struct agent_kind {
+    const char *name;     /* "greedy": what a spec starts with */
+    const char *summary;  /* one line, for the page's menu */
+    const char *settings; /* examples of what may follow "NAME:" in a spec, or NULL when nothing may */
+    const char *help;     /* its lines in carc --help (after the name), '\n' between them */
+    int (*choose)(agent *a, carc_game *g);
+    bool judges;          /* takes :trained and :eval=FILE */
+} agent_kind;
+extern const agent_kind agent_kinds[];
+extern const int agent_nkinds;
+/* The kind of a spec ("mcts:200ms" is mcts), or NULL. */
+const agent_kind *agent_kind_of(const char *spec);
+/* Lists the agent names with their help, as carc --help shows them. */
 void agent_list(FILE *f);
 #endif

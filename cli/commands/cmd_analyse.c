@@ -7,24 +7,6 @@
 #include "commands.h"
 #include "record.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc analyse FILE [--turn N] [--agent SPEC] [--top K] [--seed S]\n\n"
-               "Replays the game record FILE to the first decision of turn N (default: where\n"
-               "the record ends, as in a saved game) and prints each option of that decision\n"
-               "with the search's estimate: win (its chance of winning, in %%), lead (the\n"
-               "points it expects to lead the best opponent by) and visits (how much the\n"
-               "search looked at it), then the move it would play. The search never sees the\n"
-               "order of the pile.\n\n"
-               "options:\n"
-               "  --turn N      the decision at the start of turn N\n"
-               "  --agent SPEC  the searching agent (default mcts:3000it:trained when the game\n"
-               "                has 2 players and its variant ships weights, else mcts:3000it)\n"
-               "  --top K       print the K most visited options (default 10; 0: all)\n"
-               "  --seed S      the search's seed (default 1): the same seed, the same answer\n"
-               "  --allow-plugin-paths  let the record's variant load C plugins from paths it gives\n");
-}
-
 /* The game after the first `lines` lines of the record. */
 static carc_game *replay_prefix(carc_record *rec, const carc_rules *rules, int lines, char *err, size_t errn)
 {
@@ -66,46 +48,11 @@ static carc_game *at_turn(carc_record *rec, const carc_rules *rules, int turn, c
     return NULL;
 }
 
-int cmd_analyse(int argc, char **argv)
+static int run(const cli_args *a)
 {
-    const char *path = NULL, *spec = NULL;
-    int turn = 0, top = 10;
-    uint64_t seed = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int common = arg_common(a, usage);
-        if (common == 2) return 0;
-        if (common) continue;
-        if (a[0] != '-' || !a[1]) {
-            if (path) {
-                fprintf(stderr, "carc analyse: one record at a time\n");
-                return 2;
-            }
-            path = a;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "carc analyse: %s needs a value (see carc analyse --help)\n", a);
-            return 2;
-        }
-        i++;
-        if (strcmp(a, "--turn") == 0) {
-            if (!arg_int("analyse", a, v, 1, 1000000, &turn)) return 2;
-        } else if (strcmp(a, "--top") == 0) {
-            if (!arg_int("analyse", a, v, 0, 1000000, &top)) return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!arg_u64("analyse", a, v, &seed)) return 2;
-        } else if (strcmp(a, "--agent") == 0) {
-            spec = v;
-        } else {
-            fprintf(stderr, "carc analyse: unknown option '%s' (see carc analyse --help)\n", a);
-            return 2;
-        }
-    }
-    if (!path) {
-        usage(stderr);
-        return 2;
-    }
+    const char *path = a->operands[0], *spec = cli_text(a, "--agent", NULL);
+    int turn = cli_int(a, "--turn", 0), top = cli_int(a, "--top", 10);
+    uint64_t seed = cli_u64(a, "--seed", 1);
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
@@ -139,3 +86,29 @@ int cmd_analyse(int argc, char **argv)
     carc_record_free(&rec);
     return rc;
 }
+
+static const cli_flag flags[] = {
+    FLAG_INT("--turn", "N", 1, 1000000, "the decision at the start of turn N"),
+    FLAG_TEXT("--agent", "SPEC", "the searching agent (default mcts:3000it:trained when the game\n"
+                                 "has 2 players and its variant ships weights, else mcts:3000it)"),
+    FLAG_INT("--top", "K", 0, 1000000, "print the K most visited options (default 10; 0: all)"),
+    FLAG_U64("--seed", "S", "the search's seed (default 1): the same seed, the same answer"),
+    FLAG_ALLOW_PLUGIN_PATHS("the record's variant"),
+};
+
+const cli_command command_analyse = {
+    .name = "analyse",
+    .alias = "analyze",
+    .operands = "FILE",
+    .min_operands = 1,
+    .max_operands = 1,
+    .summary = "the search's estimate of each option at a point of a game record",
+    .about = "Replays the game record FILE to the first decision of turn N (default: where\n"
+             "the record ends, as in a saved game) and prints each option of that decision\n"
+             "with the search's estimate: win (its chance of winning, in %), lead (the\n"
+             "points it expects to lead the best opponent by) and visits (how much the\n"
+             "search looked at it), then the move it would play. The search never sees the\n"
+             "order of the pile.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

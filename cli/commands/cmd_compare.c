@@ -10,26 +10,6 @@
 #include "report.h"
 #include "study_args.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc compare VARIANT_A [VARIANT_B] [OPTIONS]\n\n"
-               "Plays the same seeds under A and B (B defaults to A: then change it with\n"
-               "--option-b) and prints, per metric (mean score, score spread, first-player\n"
-               "lead and win share, game length, winner's margin, points by reason), the\n"
-               "means under A and B, the mean paired difference B - A with its 95%% interval,\n"
-               "and whether the interval excludes zero. Pairing game i of A with game i of\n"
-               "B (the same tiles and the same bots' seeds) takes most of the noise out.\n"
-               "Example: carc compare base --option-b farm-scoring=none --games 2000 --jobs 2\n\n"
-               "options (besides those below):\n"
-               "  --option-a KEY=VALUE, --option-b KEY=VALUE   an option for one side only\n"
-               "  --seed-b S     a different seed set for B (games no longer paired)\n"
-               "  --records DIR  keeps A's records in DIR/a/ and B's in DIR/b/\n"
-               "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
-               "Besides the metrics, the report says in how many games the winner changed\n"
-               "between A and B, with its 95%% interval.\n");
-    study_args_usage(f);
-}
-
 static int add_option(study *s, const char *v)
 {
     if (!v || !strchr(v, '=') || s->noverrides == 32) {
@@ -40,69 +20,23 @@ static int add_option(study *s, const char *v)
     return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+static int run(const cli_args *args)
 {
     static study a, b;
     study_defaults(&a);
     study_flags fl = {0};
-    const char *va = NULL, *vb = NULL, *only_a[32], *only_b[32];
-    int na = 0, nb = 0;
-    uint64_t seed_b = 0;
-    bool have_seed_b = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--option-a") == 0 || strcmp(arg, "--option-b") == 0) {
-            if (!v || na == 32 || nb == 32) {
-                fprintf(stderr, "carc compare: %s needs KEY=VALUE\n", arg);
-                return 2;
-            }
-            if (arg[9] == 'a') only_a[na++] = v;
-            else only_b[nb++] = v;
-            i++;
-            continue;
-        }
-        if (strcmp(arg, "--variant") == 0) {
-            fprintf(stderr, "carc compare: --variant is not taken here: name the variants as arguments, "
-                            "carc compare A [B] (a variant, a file or a composition such as base+fairy each)\n");
-            return 2;
-        }
-        if (strcmp(arg, "--seed-b") == 0) {
-            if (!arg_u64("compare", arg, v, &seed_b)) return 2;
-            have_seed_b = true;
-            i++;
-            continue;
-        }
-        int rc = study_args_parse("compare", argc, argv, &a, &fl, &i);
-        if (rc < 0) return 2;
-        if (rc == 1) continue;
-        if (arg[0] == '-') return arg_unknown("compare", arg);
-        if (!va) va = arg;
-        else if (!vb) vb = arg;
-        else {
-            fprintf(stderr, "carc compare: at most two variants\n");
-            return 2;
-        }
-    }
-    if (!va) {
-        usage(stderr);
-        return 2;
-    }
-    if (fl.json && fl.csv) {
-        fprintf(stderr, "carc compare: --json and --csv: choose one\n");
-        return 2;
-    }
+    if (study_from_args(args, &a, &fl) < 0) return 2;
+    const char *va = args->operands[0], *vb = args->noperands > 1 ? args->operands[1] : NULL;
+    int na = cli_count(args, "--option-a"), nb = cli_count(args, "--option-b");
+    bool have_seed_b = cli_given(args, "--seed-b");
     snprintf(a.variant, sizeof a.variant, "%s", va);
     b = a;
     snprintf(b.variant, sizeof b.variant, "%s", vb ? vb : va);
     for (int i = 0; i < na; i++)
-        if (add_option(&a, only_a[i]) < 0) return 2;
+        if (add_option(&a, cli_nth(args, "--option-a", i)) < 0) return 2;
     for (int i = 0; i < nb; i++)
-        if (add_option(&b, only_b[i]) < 0) return 2;
-    if (have_seed_b) b.seed = seed_b;
+        if (add_option(&b, cli_nth(args, "--option-b", i)) < 0) return 2;
+    if (have_seed_b) b.seed = cli_u64(args, "--seed-b", 0);
     if (!vb && nb == 0 && na == 0 && !have_seed_b)
         fprintf(stderr, "carc compare: A and B are the same rules and seeds; every difference will be 0\n");
     /* Both sides keep their records: DIR/a/ and DIR/b/. */
@@ -147,3 +81,40 @@ int cmd_compare(int argc, char **argv)
     study_free(&b);
     return rc;
 }
+
+static const cli_flag flags[] = {
+    STUDY_FLAGS_PLAY,
+    FLAG_TEXTS("--option-a", "KEY=VALUE", "a rule option for A only (repeatable)"),
+    FLAG_TEXTS("--option-b", "KEY=VALUE", "a rule option for B only (repeatable)"),
+    FLAG_U64("--seed-b", "S", "a different seed set for B (games no longer paired)"),
+    STUDY_FLAGS_OUTPUT,
+};
+
+static const cli_hint hints[] = {
+    {"--variant", "name the variants as arguments, carc compare A [B] (a variant, a file or a composition such as "
+                  "base+fairy each)"},
+    {NULL, NULL},
+};
+
+const cli_command command_compare = {
+    .name = "compare",
+    .operands = "A [B]",
+    .min_operands = 1,
+    .max_operands = 2,
+    .summary = "the same seeds under two rule sets: which metrics differ, and by how much",
+    .about = "Plays the same seeds under A and B (B defaults to A: then change it with\n"
+             "--option-b) and prints, per metric (mean score, score spread, first-player\n"
+             "lead and win share, game length, winner's margin, points by reason), the\n"
+             "means under A and B, the mean paired difference B - A with its 95% interval,\n"
+             "and whether the interval excludes zero. Pairing game i of A with game i of\n"
+             "B (the same tiles and the same bots' seeds) takes most of the noise out.\n"
+             "Example: carc compare base --option-b farm-scoring=none --games 2000 --jobs 2\n\n"
+             "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
+             "Besides the metrics, the report says in how many games the winner changed\n"
+             "between A and B, with its 95% interval. --records DIR keeps A's records in\n"
+             "DIR/a/ and B's in DIR/b/.\n",
+    CLI_FLAGS(flags),
+    .hints = hints,
+    .more_help = study_agents_help,
+    .run = run,
+};

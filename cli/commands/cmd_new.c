@@ -16,20 +16,6 @@
 #include "carc.h"
 #include "commands.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc new plugin NAME    a C plugin in NAME/ (NAME.c, Makefile, variant, scenario test)\n"
-               "       carc new script NAME    a Lua script in NAME/ (NAME.lua, variant, scenario test)\n\n"
-               "Writes a starter expansion into a new directory NAME/: a rule that works\n"
-               "(whoever completes a city scores NAME.points-per-tile per tile of it), a variant\n"
-               "NAME.ini that loads it on top of the base game, and tests/NAME.rec, a scenario\n"
-               "record with its expected scores. As generated it builds and passes:\n\n"
-               "  cd NAME && make test           (plugin: builds NAME.so, then carc test)\n"
-               "  cd NAME && carc test tests     (script)\n\n"
-               "NAME: 1 to 24 lower-case letters, digits, '-' or '_', starting with a letter.\n"
-               "docs/plugin-guide.md and docs/lua-guide.md explain every part.\n");
-}
-
 static const char *const plugin_c =
     "/* @NAME@: a carc plugin (docs/plugin-guide.md). The rule: whoever places\n"
     " * the tile that completes a city scores @NAME@.points-per-tile (default 1)\n"
@@ -213,27 +199,21 @@ static void header_dir(char *out, size_t n)
     snprintf(out, n, "%s", realpath(path, real) ? real : path);
 }
 
-int cmd_new(int argc, char **argv)
+static int run(const cli_args *a)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc != 3 || (strcmp(argv[1], "plugin") != 0 && strcmp(argv[1], "script") != 0)) {
-        usage(stderr);
+    const char *kind = a->operands[0];
+    if (strcmp(kind, "plugin") != 0 && strcmp(kind, "script") != 0) {
+        fprintf(stderr, "carc new: '%s': a plugin or a script?\n", kind);
+        cli_usage_line(&command_new, stderr);
         return 2;
     }
-    const char *name = argv[2];
+    const char *name = a->operands[1];
     if (!valid_name(name)) {
         fprintf(stderr, "carc new: '%s' is not a name: 1 to 24 lower-case letters, digits, '-' or '_', "
                         "starting with a letter\n", name);
         return 2;
     }
-    int plugin = strcmp(argv[1], "plugin") == 0;
+    int plugin = strcmp(kind, "plugin") == 0;
     if (mkdir(name, 0777) < 0) {
         fprintf(stderr, "carc new: cannot create the directory %s: %s\n", name, strerror(errno));
         return 1;
@@ -252,7 +232,7 @@ int cmd_new(int argc, char **argv)
     else snprintf(load, sizeof load, "scripts = %s.lua", name);
     const char *keys[] = {"@NAME@", "@CARC@", "@CFLAGS@", "@LOAD@"};
     const char *vals[] = {name, carc, cflags, load};
-    printf("carc new: %s %s\n", argv[1], name);
+    printf("carc new: %s %s\n", kind, name);
     int rc = 0;
     snprintf(file, sizeof file, "%s.%s", name, plugin ? "c" : "lua");
     rc |= write_file(name, file, plugin ? plugin_c : script_lua, keys, vals, 4);
@@ -267,3 +247,22 @@ int cmd_new(int argc, char **argv)
     else printf("next: cd %s && %s test tests\n", name, carc);
     return 0;
 }
+
+const cli_command command_new = {
+    .name = "new",
+    .operands = "plugin|script NAME",
+    .min_operands = 2,
+    .max_operands = 2,
+    .summary = "a starter C plugin or Lua script that builds and passes 'carc test'",
+    .about = "carc new plugin NAME: a C plugin in NAME/ (NAME.c, Makefile, variant, scenario test)\n"
+             "carc new script NAME: a Lua script in NAME/ (NAME.lua, variant, scenario test)\n\n"
+             "Writes a starter expansion into a new directory NAME/: a rule that works\n"
+             "(whoever completes a city scores NAME.points-per-tile per tile of it), a variant\n"
+             "NAME.ini that loads it on top of the base game, and tests/NAME.rec, a scenario\n"
+             "record with its expected scores. As generated it builds and passes:\n\n"
+             "  cd NAME && make test           (plugin: builds NAME.so, then carc test)\n"
+             "  cd NAME && carc test tests     (script)\n\n"
+             "NAME: 1 to 24 lower-case letters, digits, '-' or '_', starting with a letter.\n"
+             "docs/plugin-guide.md and docs/lua-guide.md explain every part.\n",
+    .run = run,
+};

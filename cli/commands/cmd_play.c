@@ -16,33 +16,6 @@
 #include "study_args.h"
 #include "term_text.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc play [--variant NAME] [--players AGENT,AGENT[,...]] [--names A,B,...]\n"
-               "                 [--seed S] [--save FILE] [--force] [--option KEY=VALUE]...\n"
-               "                 [--compact] [--allow-plugin-paths]\n"
-               "       carc play --resume FILE [--players AGENT,...] [--compact] [--allow-plugin-paths]\n\n"
-               "Plays a game; default: you (human) against a greedy bot on the base game.\n"
-               "The record is saved atomically after every move (default carc-game.rec); an\n"
-               "existing file is not overwritten unless --force is given. Closing the\n"
-               "terminal (SIGHUP), SIGTERM or Ctrl-C stop the game saved.\n"
-               "--resume continues a saved game with its seats; --players gives the seats\n"
-               "new agents (as many as the record has seats), e.g. a bot for a player who left.\n"
-               "At your turn you see the board (+ marks the tile laid last, a small letter\n"
-               "in a tile's top-left corner a tile mark: v volcano, p portal, ...), the tile you\n"
-               "drew in its four turns and where it fits; type an option's number, x,y rN\n"
-               "for a placement, or an option's text; ? lists the options, b shows the\n"
-               "whole board, q quits. Bots' moves and every award are told as they happen;\n"
-               "the end shows the points by player and reason.\n"
-               "--compact: a window of the board and short lists, for an 80x24 terminal\n"
-               "(also chosen when the terminal has fewer than 40 rows).\n"
-               "--allow-plugin-paths: let the variant load C plugins from paths it gives\n"
-               "(native code: only for files you trust); otherwise plugins are found by\n"
-               "name on the plugin path (docs/security.md).\n"
-               "Agents:\n");
-    agent_list(f);
-}
-
 static int finish(carc_game *g, int rc, const char *save, const char *err)
 {
     if (rc < 0) {
@@ -154,50 +127,32 @@ static int resume(const char *path, char **new_agents, int nagents)
     return out;
 }
 
-int cmd_play(int argc, char **argv)
+/* The flags that only a new game takes: a resumed one has the record's. */
+static const char *const new_game_flags[] = {"--variant", "--names", "--save", "--seed", "--option"};
+
+static int run(const cli_args *args)
 {
-    const char *variant = "base", *save = "carc-game.rec", *resume_path = NULL;
-    char players_default[] = "human,greedy", names_default[] = "";
-    char *players = players_default, *names_arg = names_default;
-    uint64_t seed = clock_seed();
-    bool force = false, compact = false, players_given = false;
-    const char *game_flag = NULL; /* a flag that only a new game takes */
-    const char *overrides[32];
-    int nover = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--allow-plugin-paths") == 0) {
-            carc_allow_plugin_paths(1);
-            continue;
-        }
-        if (strcmp(a, "--force") == 0 || strcmp(a, "--compact") == 0) {
-            if (a[2] == 'f') force = true;
-            else compact = true;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "carc play: %s needs a value (or is unknown)\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--players") == 0) players = argv[i + 1], players_given = true;
-        else if (strcmp(a, "--resume") == 0) resume_path = v;
-        else if (strcmp(a, "--variant") == 0) variant = v, game_flag = a;
-        else if (strcmp(a, "--names") == 0) names_arg = argv[i + 1], game_flag = a;
-        else if (strcmp(a, "--save") == 0) save = v, game_flag = a;
-        else if (strcmp(a, "--seed") == 0) {
-            if (!arg_u64("play", a, v, &seed)) return 2;
-            game_flag = a;
-        } else if (strcmp(a, "--option") == 0 && nover < 32) overrides[nover++] = v, game_flag = a;
-        else {
-            fprintf(stderr, "carc play: unknown argument '%s' (see carc play --help)\n", a);
-            return 2;
-        }
-        i++;
+    const char *variant = cli_text(args, "--variant", "base"), *save = cli_text(args, "--save", "carc-game.rec");
+    const char *resume_path = cli_text(args, "--resume", NULL);
+    char players[1024], names_arg[1024]; /* split in place */
+    if (snprintf(players, sizeof players, "%s", cli_text(args, "--players", "human,greedy")) >= (int)sizeof players ||
+        snprintf(names_arg, sizeof names_arg, "%s", cli_text(args, "--names", "")) >= (int)sizeof names_arg) {
+        fprintf(stderr, "carc play: --players or --names longer than %d characters\n", (int)sizeof players - 1);
+        return 2;
     }
+    uint64_t seed = cli_given(args, "--seed") ? cli_u64(args, "--seed", 0) : clock_seed();
+    bool force = cli_given(args, "--force"), compact = cli_given(args, "--compact");
+    bool players_given = cli_given(args, "--players");
+    const char *game_flag = NULL; /* a flag that only a new game takes */
+    for (size_t k = 0; k < sizeof new_game_flags / sizeof *new_game_flags; k++)
+        if (cli_given(args, new_game_flags[k])) game_flag = new_game_flags[k];
+    const char *overrides[32];
+    int nover = cli_count(args, "--option");
+    if (nover > 32) {
+        fprintf(stderr, "carc play: --option at most 32 times\n");
+        return 2;
+    }
+    for (int k = 0; k < nover; k++) overrides[k] = cli_nth(args, "--option", k);
     char *ags[CARC_MAX_PLAYERS], *nm[CARC_MAX_PLAYERS];
     int np = arg_split(players, ags, CARC_MAX_PLAYERS);
     /* An unknown agent or setting is bad usage (exit 2), named with the
@@ -226,7 +181,7 @@ int cmd_play(int argc, char **argv)
         }
         return resume(resume_path, ags, players_given ? np : 0);
     }
-    int nn = *names_arg ? arg_split(names_arg, nm, CARC_MAX_PLAYERS) : 0;
+    int nn = names_arg[0] ? arg_split(names_arg, nm, CARC_MAX_PLAYERS) : 0;
     if (np < 1 || (nn && nn != np)) {
         fprintf(stderr, "carc play: --players takes 1 to %d agents, and --names as many names\n", CARC_MAX_PLAYERS);
         return 2;
@@ -274,3 +229,46 @@ int cmd_play(int argc, char **argv)
     carc_rules_free(rules);
     return out;
 }
+
+static void agents_help(FILE *f)
+{
+    fprintf(f, "\nagents:\n");
+    agent_list(f);
+}
+
+static const cli_flag flags[] = {
+    FLAG_TEXT("--variant", "NAME", "variant name or file (default base)"),
+    FLAG_TEXT("--players", "A,B[,...]", "the seats' agents (default human,greedy); see below"),
+    FLAG_TEXT("--names", "A,B[,...]", "the players' names, one per seat (default Red, Blue, ...)"),
+    FLAG_U64("--seed", "S", "the game's seed (default: from the clock)"),
+    FLAG_TEXT("--save", "FILE", "where the record goes (default carc-game.rec)"),
+    FLAG_SWITCH("--force", "overwrite the --save file if it exists"),
+    FLAG_TEXTS("--option", "KEY=VALUE", "a rule option for this game (repeatable)"),
+    FLAG_TEXT("--resume", "FILE", "continue a saved game (with --players: new agents for its seats)"),
+    FLAG_SWITCH("--compact", "a window of the board and short lists, for an 80x24 terminal\n"
+                             "(also chosen when the terminal has fewer than 40 rows)"),
+    FLAG_ALLOW_PLUGIN_PATHS("the variant"),
+};
+
+const cli_command command_play = {
+    .name = "play",
+    .max_operands = 0,
+    .summary = "play a game at the terminal (default: you against a greedy bot)",
+    .about = "Plays a game; default: you (human) against a greedy bot on the base game.\n"
+             "The record is saved atomically after every move (default carc-game.rec); an\n"
+             "existing file is not overwritten unless --force is given. Closing the\n"
+             "terminal (SIGHUP), SIGTERM or Ctrl-C stop the game saved.\n"
+             "--resume FILE continues a saved game with its seats (its variant, seed, names\n"
+             "and options are the record's); --players gives the seats new agents (as many\n"
+             "as the record has seats), e.g. a bot for a player who left.\n"
+             "At your turn you see the board (+ marks the tile laid last, a small letter\n"
+             "in a tile's top-left corner a tile mark: v volcano, p portal, ...), the tile you\n"
+             "drew in its four turns and where it fits; type an option's number, x,y rN\n"
+             "for a placement, or an option's text; ? lists the options, b shows the\n"
+             "whole board, q quits. Bots' moves and every award are told as they happen;\n"
+             "the end shows the points by player and reason.\n"
+             "Without --allow-plugin-paths, plugins are found by name on the plugin path.\n",
+    CLI_FLAGS(flags),
+    .more_help = agents_help,
+    .run = run,
+};

@@ -13,56 +13,21 @@ typedef struct render_args {
     int turn;           /* -1: the end */
 } render_args;
 
-static void usage(FILE *f)
+/* The flags that need each other: a record or a tile set, and where to draw. */
+static int read_args(const cli_args *args, render_args *a)
 {
-    fprintf(f, "usage: carc render FILE [--turn N] [--svg OUT.svg] [--html OUT.html] [--allow-plugin-paths]\n"
-               "       carc render --tiles TILESET.ini --svg OUT.svg\n\n"
-               "Draws a game record: --svg the board at the end of the game (or after turn N:\n"
-               "0 is the start tile alone) with its figures, scores and score track; --html one\n"
-               "self-contained page that replays the game turn by turn (slider, step buttons,\n"
-               "moves, scores; it opens at turn N, or at the end). --tiles draws every tile type\n"
-               "of a tile-set file, eight to a row. OUT may be '-' for standard output.\n"
-               "See docs/render.md.\n");
-}
-
-static int parse(int argc, char **argv, render_args *a)
-{
-    *a = (render_args){NULL, NULL, NULL, NULL, -1};
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--allow-plugin-paths") == 0) {
-            carc_allow_plugin_paths(1);
-            continue;
-        }
-        if (strcmp(arg, "--svg") == 0 || strcmp(arg, "--html") == 0 || strcmp(arg, "--tiles") == 0 ||
-            strcmp(arg, "--turn") == 0) {
-            if (!val) {
-                fprintf(stderr, "carc render: %s needs a value\n", arg);
-                return 2;
-            }
-            i++;
-            if (strcmp(arg, "--svg") == 0) a->svg = val;
-            else if (strcmp(arg, "--html") == 0) a->html = val;
-            else if (strcmp(arg, "--tiles") == 0) a->tiles = val;
-            else if (!arg_int("render", "--turn", val, 0, 1000000, &a->turn)) return 2;
-        } else if (arg[0] == '-' && arg[1]) {
-            return arg_unknown("render", arg);
-        } else if (a->record) {
-            fprintf(stderr, "carc render: one record at a time\n");
-            return 2;
-        } else {
-            a->record = arg;
-        }
-    }
-    if ((!a->record == !a->tiles) || (!a->svg && !a->html) || (a->tiles && a->html)) {
-        usage(stderr);
+    *a = (render_args){args->noperands ? args->operands[0] : NULL, cli_text(args, "--tiles", NULL),
+                       cli_text(args, "--svg", NULL), cli_text(args, "--html", NULL), cli_int(args, "--turn", -1)};
+    if ((!a->record == !a->tiles) || (!a->svg && !a->html) || (a->tiles && (a->html || a->turn >= 0))) {
+        fprintf(stderr, "carc render: %s\n",
+                !a->record == !a->tiles ? "give a record FILE or --tiles TILESET.ini (one of them)"
+                : a->tiles && a->html   ? "--tiles draws an SVG sheet: give --svg, not --html"
+                : a->tiles              ? "--turn is a turn of a game record; a tile set has none"
+                                        : "give --svg OUT.svg or --html OUT.html (or both)");
+        cli_usage_line(&command_render, stderr);
         return 2;
     }
-    return -1;
+    return 0;
 }
 
 static FILE *open_out(const char *path)
@@ -197,10 +162,35 @@ static int render_record(const render_args *a)
     return rc < 0 ? 1 : 0;
 }
 
-int cmd_render(int argc, char **argv)
+static int run(const cli_args *args)
 {
     render_args a;
-    int rc = parse(argc, argv, &a);
-    if (rc >= 0) return rc;
+    int rc = read_args(args, &a);
+    if (rc) return rc;
     return a.tiles ? render_tiles(&a) : render_record(&a);
 }
+
+static const cli_flag flags[] = {
+    FLAG_INT("--turn", "N", 0, 1000000, "the board after turn N (0: the start tile alone; default: the end);\n"
+                                        "--html: the page opens at turn N"),
+    FLAG_TEXT("--svg", "OUT.svg", "draw the board (or the tile set) as SVG into OUT.svg"),
+    FLAG_TEXT("--html", "OUT.html", "write a self-contained page that replays the game"),
+    FLAG_TEXT("--tiles", "TILESET.ini", "draw every tile type of a tile-set file, eight to a row (with --svg)"),
+    FLAG_ALLOW_PLUGIN_PATHS("the record's variant"),
+};
+
+const cli_command command_render = {
+    .name = "render",
+    .operands = "[FILE]",
+    .min_operands = 0,
+    .max_operands = 1,
+    .summary = "draw a game record: an SVG board or an HTML replay page",
+    .about = "Draws a game record FILE: --svg the board at the end of the game (or after turn N:\n"
+             "0 is the start tile alone) with its figures, scores and score track; --html one\n"
+             "self-contained page that replays the game turn by turn (slider, step buttons,\n"
+             "moves, scores; it opens at turn N, or at the end). --tiles TILESET.ini --svg\n"
+             "OUT.svg draws every tile type of a tile-set file instead. OUT may be '-' for\n"
+             "standard output. See docs/render.md.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

@@ -1,4 +1,6 @@
 /* cmd_replay.c - carc replay [--json] FILE (docs/records.md: the replay contract). */
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -6,59 +8,42 @@
 #include "ascii.h"
 #include "commands.h"
 #include "record.h"
-#include "json_text.h"
 
-static void print_json(const carc_game *g)
+/* One JSON object on one line (docs/records.md, "replay"). */
+static int print_json(const carc_game *g)
 {
     const carc_rules *r = carc_game_rules(g);
-    printf("{\"finished\": %s, \"variant\": ", carc_is_finished(g) ? "true" : "false");
-    json_write_string(stdout, carc_rules_name(r));
-    printf(", \"turns\": %d, \"players\": [", carc_turn_number(g));
-    for (int p = 0; p < carc_players(g); p++) {
-        printf("%s{\"name\": ", p ? ", " : "");
-        json_write_string(stdout, carc_player_name(g, p));
-        printf(", \"score\": %d}", carc_score(g, p));
-    }
-    printf("], \"events\": [");
-    for (int i = 0; i < carc_awards(g); i++) {
+    json_t *players = json_array(), *events = json_array();
+    bool ok = players && events;
+    for (int p = 0; ok && p < carc_players(g); p++)
+        ok = json_array_append_new(players, json_pack("{s:s,s:i}", "name", carc_player_name(g, p), "score",
+                                                      carc_score(g, p))) == 0;
+    for (int i = 0; ok && i < carc_awards(g); i++) {
         const carc_award *a = carc_award_at(g, i);
-        printf("%s{\"player\": ", i ? ", " : "");
-        json_write_string(stdout, carc_player_name(g, a->player));
-        printf(", \"seat\": %d, \"points\": %d, \"reason\": ", a->player, a->points);
-        json_write_string(stdout, carc_reason_name(r, a->reason));
-        printf(", \"step\": %d, \"final\": %s}", a->step, (a->flags & CARC_AWARD_FINAL) ? "true" : "false");
+        ok = json_array_append_new(events, json_pack("{s:s,s:i,s:i,s:s,s:i,s:b}", "player",
+                                                     carc_player_name(g, a->player), "seat", a->player, "points",
+                                                     a->points, "reason", carc_reason_name(r, a->reason), "step",
+                                                     a->step, "final", (a->flags & CARC_AWARD_FINAL) != 0)) == 0;
     }
-    printf("]}\n");
+    json_t *j = ok ? json_pack("{s:b,s:s,s:i,s:O,s:O}", "finished", carc_is_finished(g), "variant",
+                               carc_rules_name(r), "turns", carc_turn_number(g), "players", players, "events", events)
+                   : NULL;
+    json_decref(players);
+    json_decref(events);
+    ok = j && json_dumpf(j, stdout, 0) == 0;
+    json_decref(j);
+    if (!ok) {
+        fprintf(stderr, "carc replay: out of memory\n");
+        return 1;
+    }
+    putchar('\n');
+    return 0;
 }
 
-int cmd_replay(int argc, char **argv)
+static int run(const cli_args *a)
 {
-    bool json = false;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = true;
-        else if (strcmp(argv[i], "--allow-plugin-paths") == 0) carc_allow_plugin_paths(1);
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: carc replay [--json] [--allow-plugin-paths] FILE\n\n"
-                   "Replays a game record and prints the final board and scores, or with --json\n"
-                   "one JSON object: finished, players (name, score) and every scoring event\n"
-                   "(player, points, reason). A line that is not a legal option stops the replay\n"
-                   "with its file and line and the options that were legal there.\n"
-                   "--allow-plugin-paths: let the record's variant load C plugins from paths it\n"
-                   "gives (native code: only files you trust; docs/security.md).\n");
-            return 0;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "carc replay: unknown option '%s'\n", argv[i]);
-            return 2;
-        } else if (path) {
-            fprintf(stderr, "carc replay: one record at a time\n");
-            return 2;
-        } else path = argv[i];
-    }
-    if (!path) {
-        fprintf(stderr, "usage: carc replay [--json] [--allow-plugin-paths] FILE\n");
-        return 2;
-    }
+    bool json = cli_given(a, "--json");
+    const char *path = a->operands[0];
     char err[8192];
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
@@ -76,7 +61,7 @@ int cmd_replay(int argc, char **argv)
     if (rc < 0) {
         term_error("carc replay", err);
     } else if (json) {
-        print_json(g);
+        rc = -print_json(g);
     } else {
         ascii_board(g, stdout);
         ascii_scores(g, stdout);
@@ -87,3 +72,22 @@ int cmd_replay(int argc, char **argv)
     carc_record_free(&rec);
     return rc < 0 ? 1 : 0;
 }
+
+static const cli_flag flags[] = {
+    FLAG_SWITCH("--json", "print one JSON object instead of the board"),
+    FLAG_ALLOW_PLUGIN_PATHS("the record's variant"),
+};
+
+const cli_command command_replay = {
+    .name = "replay",
+    .operands = "FILE",
+    .min_operands = 1,
+    .max_operands = 1,
+    .summary = "replay a game record; print the board and scores",
+    .about = "Replays a game record and prints the final board and scores, or with --json\n"
+             "one JSON object: finished, players (name, score) and every scoring event\n"
+             "(player, points, reason). A line that is not a legal option stops the replay\n"
+             "with its file and line and the options that were legal there.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

@@ -12,48 +12,16 @@
 #include "serve_registry.h"
 #include "term_text.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc serve [--port N] [--listen ADDRESS] [--save-dir DIR] [--resume FILE]\n\n"
-               "Plays carc in the browser: starts a web server on this machine and prints\n"
-               "the address to open. Any variant, any seats (you, friends at the same\n"
-               "screen, bots); each game's record is saved after every move.\n"
-               "  --port N          the port (default 8017; 0: any free port)\n"
-               "  --listen ADDRESS  bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
-               "                    network of this machine; anyone who reaches it can play)\n"
-               "  --save-dir DIR    where new games' records go (default: the current folder,\n"
-               "                    as carc-ID.rec)\n"
-               "  --resume FILE     open a saved game; it goes on saving to FILE\n"
-               "Stop it with Ctrl-C. docs/serve.md describes the page and the JSON API.\n");
-}
-
-int cmd_serve(int argc, char **argv)
+static int run(const cli_args *a)
 {
     serve_config cfg = {"127.0.0.1", 8017, NULL, ".", true};
-    const char *resume = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (!v) {
-            fprintf(stderr, "carc serve: %s needs a value (or is unknown; see carc serve --help)\n", a);
-            return 2;
-        }
-        if (strcmp(a, "--port") == 0) {
-            if (!arg_int("serve", a, v, 0, 65535, &cfg.port)) return 2;
-        } else if (strcmp(a, "--listen") == 0) {
-            cfg.listen = v;
-            cfg.loopback_only = false;
-        } else if (strcmp(a, "--save-dir") == 0) cfg.save_dir = v;
-        else if (strcmp(a, "--resume") == 0) resume = v;
-        else {
-            fprintf(stderr, "carc serve: unknown argument '%s' (see carc serve --help)\n", a);
-            return 2;
-        }
-        i++;
+    cfg.port = cli_int(a, "--port", cfg.port);
+    if (cli_given(a, "--listen")) {
+        cfg.listen = cli_text(a, "--listen", NULL);
+        cfg.loopback_only = false;
     }
+    cfg.save_dir = cli_text(a, "--save-dir", cfg.save_dir);
+    const char *resume = cli_text(a, "--resume", NULL);
     struct stat st;
     if (stat(cfg.save_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "carc serve: --save-dir %s is not a folder\n", cfg.save_dir);
@@ -122,3 +90,24 @@ int cmd_serve(int argc, char **argv)
     printf("carc serve: stopped\n");
     return 0;
 }
+
+static const cli_flag flags[] = {
+    FLAG_INT("--port", "N", 0, 65535, "the port (default 8017; 0: any free port)"),
+    FLAG_TEXT("--listen", "ADDRESS", "bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
+                                     "network of this machine; anyone who reaches it can play)"),
+    FLAG_TEXT("--save-dir", "DIR", "where new games' records go (default: the current folder,\n"
+                                   "as carc-ID.rec)"),
+    FLAG_TEXT("--resume", "FILE", "open a saved game; it goes on saving to FILE"),
+};
+
+const cli_command command_serve = {
+    .name = "serve",
+    .max_operands = 0,
+    .summary = "play in the browser: a local web server for any variant and seats",
+    .about = "Plays carc in the browser: starts a web server on this machine and prints\n"
+             "the address to open. Any variant, any seats (you, friends at the same\n"
+             "screen, bots); each game's record is saved after every move.\n"
+             "Stop it with Ctrl-C. docs/serve.md describes the page and the JSON API.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

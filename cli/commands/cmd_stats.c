@@ -7,13 +7,6 @@
 #include "report.h"
 #include "study.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc stats merge [--json|--csv] FILE...\n\n"
-               "Reads the JSON lines that 'carc sim|tournament|compare --shard K/N' wrote and\n"
-               "prints the report of the whole study, as if it had run in one piece.\n");
-}
-
 /* Every game of the study once: no number twice, none missing. */
 static int check_complete(const study *s, const char *side)
 {
@@ -30,35 +23,24 @@ static int check_complete(const study *s, const char *side)
     return 0;
 }
 
-int cmd_stats(int argc, char **argv)
+static int run(const cli_args *args)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    if (argc < 2) {
-        usage(stderr);
+    if (cli_given(args, "--json") && cli_given(args, "--csv")) {
+        fprintf(stderr, "carc stats merge: --json and --csv: choose one\n");
         return 2;
     }
-    if (strcmp(argv[1], "merge") != 0) {
-        fprintf(stderr, "carc stats: unknown subcommand '%s'\n", argv[1]);
-        usage(stderr);
-        return 2;
-    }
+    int format = cli_given(args, "--json") ? REPORT_JSON : cli_given(args, "--csv") ? REPORT_CSV : REPORT_TABLE;
     static study a, b;
     study_init(&a);
     study_init(&b);
     char kind[32] = "", err[1024];
-    int format = REPORT_TABLE, files = 0;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) format = REPORT_JSON;
-        else if (strcmp(argv[i], "--csv") == 0) format = REPORT_CSV;
-        else if (argv[i][0] == '-' && argv[i][1]) return arg_unknown("stats merge", argv[i]);
-        else if (study_read_jsonl(argv[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
+    int files = 0;
+    for (int i = 0; i < args->noperands; i++) {
+        if (study_read_jsonl(args->operands[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
             term_error("carc stats merge", err);
             return 1;
-        } else files++;
+        }
+        files++;
     }
     int rc = 0;
     if (!files || !a.nresults) {
@@ -82,3 +64,20 @@ int cmd_stats(int argc, char **argv)
     study_free(&b);
     return rc;
 }
+
+static const cli_flag flags[] = {
+    FLAG_SWITCH("--json", "the report as one JSON object"),
+    FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),
+};
+
+const cli_command command_stats = {
+    .name = "stats merge",
+    .operands = "FILE...",
+    .min_operands = 1,
+    .max_operands = -1,
+    .summary = "the report of a study run in shards (--shard K/N)",
+    .about = "Reads the JSON lines that 'carc sim|tournament|compare --shard K/N' wrote and\n"
+             "prints the report of the whole study, as if it had run in one piece.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

@@ -12,18 +12,6 @@
 #define MAX_RECORDS 100000
 #define MAX_DEPTH 8
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: carc test [--quiet] FILE|DIR...\n\n"
-               "Replays scenario records and checks what their '#!' lines expect (final\n"
-               "scores, supplies, scoring events in order, the line where replay must stop,\n"
-               "the rule IDs cited; docs/records.md). A directory stands for every *.rec file\n"
-               "in it and its subdirectories. Prints one line per record ('ok' or 'FAIL' and\n"
-               "why) and a closing 'N passed, N failed'; exits 1 when a record failed or a\n"
-               "path does not exist, 2 for bad usage.\n"
-               "--quiet prints only the failures and the closing line.\n");
-}
-
 typedef struct paths {
     char **v;
     int n, cap;
@@ -87,41 +75,27 @@ static int collect(const char *dir, paths *out, int depth)
     return rc;
 }
 
-int cmd_test(int argc, char **argv)
+static int run(const cli_args *a)
 {
-    int quiet = 0, first = 1;
-    for (; first < argc && argv[first][0] == '-'; first++) {
-        if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(argv[first], "--quiet") != 0) {
-            fprintf(stderr, "carc test: unknown argument '%s'\n", argv[first]);
-            usage(stderr);
-            return 2;
-        }
-        quiet = 1;
-    }
-    if (first == argc) {
-        usage(stderr);
-        return 2;
-    }
+    bool quiet = cli_given(a, "--quiet");
+    char **files = a->operands;
+    int nfiles = a->noperands;
     paths all = {0};
     int rc = 0;
-    for (int i = first; i < argc && rc == 0; i++) {
+    for (int i = 0; i < nfiles && rc == 0; i++) {
         struct stat st;
-        if (stat(argv[i], &st) < 0) {
-            fprintf(stderr, "carc test: %s: no such file or directory\n", argv[i]);
+        if (stat(files[i], &st) < 0) {
+            fprintf(stderr, "carc test: %s: no such file or directory\n", files[i]);
             rc = -1;
         } else if (S_ISDIR(st.st_mode)) {
             int before = all.n;
-            rc = collect(argv[i], &all, 0);
+            rc = collect(files[i], &all, 0);
             if (rc == 0 && all.n == before) {
-                fprintf(stderr, "carc test: no *.rec file under %s\n", argv[i]);
+                fprintf(stderr, "carc test: no *.rec file under %s\n", files[i]);
                 rc = -1;
             }
         } else {
-            rc = push(&all, argv[i]);
+            rc = push(&all, files[i]);
         }
     }
     int passed = 0, failed = 0;
@@ -149,3 +123,23 @@ int cmd_test(int argc, char **argv)
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
+
+static const cli_flag flags[] = {
+    FLAG_SWITCH("--quiet", "print only the failures and the closing line"),
+};
+
+const cli_command command_test = {
+    .name = "test",
+    .operands = "FILE|DIR...",
+    .min_operands = 1,
+    .max_operands = -1,
+    .summary = "check scenario records' '#!' expectations",
+    .about = "Replays scenario records and checks what their '#!' lines expect (final\n"
+             "scores, supplies, scoring events in order, the line where replay must stop,\n"
+             "the rule IDs cited; docs/records.md). A directory stands for every *.rec file\n"
+             "in it and its subdirectories. Prints one line per record ('ok' or 'FAIL' and\n"
+             "why) and a closing 'N passed, N failed'; exits 1 when a record failed or a\n"
+             "path does not exist, 2 for bad usage.\n",
+    CLI_FLAGS(flags),
+    .run = run,
+};

@@ -24,26 +24,25 @@ static int check_one(const char *path)
     return 0;
 }
 
-int cmd_tiles(int argc, char **argv)
+static int run_tiles(const cli_args *a)
 {
-    bool help = argc >= 2 && (strcmp(argv[argc - 1], "--help") == 0 || strcmp(argv[argc - 1], "-h") == 0);
-    if (argc < 2 || help) {
-        FILE *f = help ? stdout : stderr;
-        fprintf(f, "usage: carc tiles check FILE...\n\n"
-                   "Validates tile-set files (docs/tile-sets.md): every port covered once, edge\n"
-                   "letters that agree with the segments, known kinds and marks, unique ids,\n"
-                   "positive counts. Prints a summary of each good set, or the file, line and\n"
-                   "reason of the first problem.\n");
-        return help ? 0 : 2;
-    }
-    if (strcmp(argv[1], "check") != 0 || argc < 3) {
-        fprintf(stderr, "usage: carc tiles check FILE...\n");
-        return 2;
-    }
     int rc = 0;
-    for (int i = 2; i < argc; i++) rc |= check_one(argv[i]);
+    for (int i = 0; i < a->noperands; i++) rc |= check_one(a->operands[i]);
     return rc;
 }
+
+const cli_command command_tiles = {
+    .name = "tiles check",
+    .operands = "FILE...",
+    .min_operands = 1,
+    .max_operands = -1,
+    .summary = "validate a tile-set file and summarise it",
+    .about = "Validates tile-set files (docs/tile-sets.md): every port covered once, edge\n"
+             "letters that agree with the segments, known kinds and marks, unique ids,\n"
+             "positive counts. Prints a summary of each good set, or the file, line and\n"
+             "reason of the first problem.\n",
+    .run = run_tiles,
+};
 
 /* Variant names: NAME for variants/NAME.ini, SUB/NAME one folder down. */
 static void list_dir(DIR *d, const char *prefix, const char *path, char **names, int *n)
@@ -85,12 +84,9 @@ int variant_names(const char *dir, char **names, int max)
     return n;
 }
 
-int cmd_variants(int argc, char **argv)
+static int run_variants(const cli_args *a)
 {
-    if (argc > 1) {
-        printf("usage: carc variants\n\nLists the shipped variants (variants/*.ini), one line each.\n");
-        return strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ? 0 : 2;
-    }
+    (void)a;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
     DIR *d = opendir(dir);
@@ -119,27 +115,10 @@ int cmd_variants(int argc, char **argv)
     return rc;
 }
 
-int cmd_variant(int argc, char **argv)
+static int run_variant(const cli_args *a)
 {
-    bool help = argc >= 2 && (strcmp(argv[argc - 1], "--help") == 0 || strcmp(argv[argc - 1], "-h") == 0);
-    if (!help && argc == 4 && strcmp(argv[2], "--allow-plugin-paths") == 0) {
-        carc_allow_plugin_paths(1);
-        argv[2] = argv[3];
-        argc = 3;
-    }
-    if (!help && argc == 3 && argv[2][0] == '-') {
-        fprintf(stderr, "carc variant: unknown flag '%s' (`carc variant show --help`)\n", argv[2]);
-        return 2;
-    }
-    if (help || argc != 3 || strcmp(argv[1], "show") != 0) {
-        fprintf(help ? stdout : stderr, "usage: carc variant show [--allow-plugin-paths] NAME|FILE\n\n"
-                                        "Prints the variant's resolved configuration: its includes applied, every\n"
-                                        "option with its value (defaults included). --allow-plugin-paths lets it\n"
-                                        "load C plugins from paths it gives (native code: only files you trust).\n");
-        return help ? 0 : 2;
-    }
     char err[1024];
-    carc_rules *r = carc_variant_load(argv[2], NULL, 0, err, sizeof err);
+    carc_rules *r = carc_variant_load(a->operands[0], NULL, 0, err, sizeof err);
     if (!r) {
         term_error("carc variant", err);
         return 1;
@@ -148,3 +127,27 @@ int cmd_variant(int argc, char **argv)
     carc_rules_free(r);
     return 0;
 }
+
+const cli_command command_variants = {
+    .name = "variants",
+    .max_operands = 0,
+    .summary = "list the shipped variants",
+    .about = "Lists the shipped variants (variants/*.ini), one line each.\n",
+    .run = run_variants,
+};
+
+static const cli_flag variant_flags[] = {
+    FLAG_ALLOW_PLUGIN_PATHS("the variant"),
+};
+
+const cli_command command_variant = {
+    .name = "variant show",
+    .operands = "NAME|FILE",
+    .min_operands = 1,
+    .max_operands = 1,
+    .summary = "print a variant's resolved configuration",
+    .about = "Prints the variant's resolved configuration: its includes applied, every\n"
+             "option with its value (defaults included).\n",
+    CLI_FLAGS(variant_flags),
+    .run = run_variant,
+};

@@ -1,43 +1,23 @@
-/* commands.h - the carc subcommands and their shared argument helpers. */
+/* commands.h - the carc commands (one cmd_*.c each, listed in
+ * command_list.c) and the helpers they share. */
 #ifndef CARC_COMMANDS_H
 #define CARC_COMMANDS_H
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
-int cmd_play(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-int cmd_render(int argc, char **argv);
-int cmd_tiles(int argc, char **argv);
-int cmd_variants(int argc, char **argv);
-int cmd_variant(int argc, char **argv);
-int cmd_tournament(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-int cmd_test(int argc, char **argv);
-int cmd_new(int argc, char **argv);
-int cmd_train(int argc, char **argv);
-int cmd_analyse(int argc, char **argv);
+#include "flags.h"
+
+extern const cli_command command_play, command_serve, command_sim, command_tournament, command_compare,
+    command_train, command_analyse, command_stats, command_replay, command_render, command_tiles, command_variants,
+    command_variant, command_test, command_new;
 
 /* The variants in a folder of variant files (NAME, or SUB/NAME one folder
  * down), sorted; the caller frees each name. The count (at most max). */
 int variant_names(const char *dir, char **names, int max);
-int cmd_serve(int argc, char **argv);
 
-/* Parses a whole unsigned number; false (and a message) if it is not one. */
-bool arg_u64(const char *cmd, const char *flag, const char *s, uint64_t *out);
-bool arg_int(const char *cmd, const char *flag, const char *s, int min, int max, int *out);
-/* The flags every command takes: --help / -h (prints usage to stdout: the
- * command returns 0) and --allow-plugin-paths. Returns 1 when `a` was
- * --allow-plugin-paths (handled), 2 when it was a request for help (usage
- * printed), 0 otherwise. */
-int arg_common(const char *a, void (*usage)(FILE *f));
 /* Splits "a,b,c" into at most max parts (in place); -1 if more. */
 int arg_split(char *s, char **parts, int max);
-/* Prints the error for an argument the command does not take: which
- * commands take it, or the closest flags. Returns 2 (usage). */
-int arg_unknown(const char *cmd, const char *arg);
 /* A seed from the clock, for games the user did not seed. */
 uint64_t clock_seed(void);
 /* A per-game seed derived from a study's seed and the game's number. */

@@ -1,4 +1,4 @@
-/* main.c - the carc command: dispatches to its subcommands. */
+/* main.c - the carc command: dispatches to its commands (command_list.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,30 +7,34 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "carc - a Carcassonne rules engine\n\n"
-            "usage: carc COMMAND [ARGS]\n\n"
-            "commands:\n"
-            "  play              play a game at the terminal (default: you against a greedy bot)\n"
-            "  serve             play in the browser: a local web server for any variant and seats\n"
-            "  sim               simulate many games between bots and print statistics\n"
-            "  tournament        bots against each other, seats rotated, win rates with 95%% intervals\n"
-            "  compare A [B]     the same seeds under two rule sets: which metrics differ, and by how much\n"
-            "  train             learn how the bots judge a variant's positions, from self-play\n"
-            "  analyse FILE      the search's estimate of each option at a point of a game record\n"
-            "  stats merge FILE  the report of a study run in shards (--shard K/N)\n"
-            "  replay FILE       replay a game record; print the board and scores\n"
-            "  render FILE       draw a game record: an SVG board or an HTML replay page\n"
-            "  tiles check FILE  validate a tile-set file and summarise it\n"
-            "  variants          list the shipped variants\n"
-            "  variant show NAME print a variant's resolved configuration\n"
-            "  test FILE|DIR...  check scenario records' '#!' expectations\n"
-            "  new plugin|script NAME  a starter C plugin or Lua script that builds and passes 'carc test'\n"
-            "  help              this text\n"
-            "  --version         the version of carc\n\n"
-            "A variant is a name (carc variants lists them), a file, or modules joined with '+':\n"
-            "--variant base+robbers+fairy. 'carc COMMAND --help' describes each command.\n"
-            "Exit status: 0 done, 1 bad input (a variant, option, record or file), 2 bad usage.\n");
+    fprintf(f, "carc - a Carcassonne rules engine\n\n"
+               "usage: carc COMMAND [ARGS]\n\n"
+               "commands:\n");
+    cli_command_list(f);
+    fprintf(f, "  help              this text\n"
+               "  --version         the version of carc\n\n"
+               "A variant is a name (carc variants lists them), a file, or modules joined with '+':\n"
+               "--variant base+robbers+fairy. 'carc COMMAND --help' describes each command.\n"
+               "Exit status: 0 done, 1 bad input (a variant, option, record or file), 2 bad usage.\n");
+}
+
+/* The command named by argv[1] (and argv[2] for a command of two words,
+ * "stats merge"): *words is how many of argv it took. */
+static const cli_command *find_command(int argc, char **argv, int *words)
+{
+    for (int i = 0; i < cli_ncommands; i++) {
+        const cli_command *c = cli_commands[i];
+        size_t first = strcspn(c->name, " ");
+        bool named = (strlen(argv[1]) == first && strncmp(argv[1], c->name, first) == 0) ||
+                     (c->alias && strcmp(argv[1], c->alias) == 0);
+        if (!named) continue;
+        *words = 1;
+        if (!c->name[first]) return c;
+        const char *sub = c->name + first + 1;
+        if (argc > 2 && strcmp(argv[2], sub) == 0) *words = 2;
+        return c;
+    }
+    return NULL;
 }
 
 int main(int argc, char **argv)
@@ -48,22 +52,22 @@ int main(int argc, char **argv)
         printf("carc %s\n", CARC_VERSION);
         return 0;
     }
-    if (strcmp(cmd, "play") == 0) return cmd_play(argc - 1, argv + 1);
-    if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 1, argv + 1);
-    if (strcmp(cmd, "sim") == 0) return cmd_sim(argc - 1, argv + 1);
-    if (strcmp(cmd, "tournament") == 0) return cmd_tournament(argc - 1, argv + 1);
-    if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 1, argv + 1);
-    if (strcmp(cmd, "train") == 0) return cmd_train(argc - 1, argv + 1);
-    if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0) return cmd_analyse(argc - 1, argv + 1);
-    if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 1, argv + 1);
-    if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 1, argv + 1);
-    if (strcmp(cmd, "render") == 0) return cmd_render(argc - 1, argv + 1);
-    if (strcmp(cmd, "tiles") == 0) return cmd_tiles(argc - 1, argv + 1);
-    if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 1, argv + 1);
-    if (strcmp(cmd, "variant") == 0) return cmd_variant(argc - 1, argv + 1);
-    if (strcmp(cmd, "test") == 0) return cmd_test(argc - 1, argv + 1);
-    if (strcmp(cmd, "new") == 0) return cmd_new(argc - 1, argv + 1);
-    fprintf(stderr, "carc: unknown command '%s'\n\n", cmd);
-    usage(stderr);
-    return 2;
+    int words = 0;
+    const cli_command *c = find_command(argc, argv, &words);
+    if (!c) {
+        fprintf(stderr, "carc: unknown command '%s'\n\n", cmd);
+        usage(stderr);
+        return 2;
+    }
+    if (words == 1 && strchr(c->name, ' ')) { /* "carc stats" without "merge" */
+        if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+            cli_help(c, stdout);
+            return 0;
+        }
+        if (argc > 2) fprintf(stderr, "carc %s: unknown subcommand '%s'\n", cmd, argv[2]);
+        cli_usage_line(c, stderr);
+        fprintf(stderr, "(carc %s --help says more)\n", c->name);
+        return 2;
+    }
+    return cli_main(c, argc - words, argv + words);
 }

@@ -201,14 +201,7 @@ static void describe_variant(reply *r, const char *name)
     else reply_json(r, 200, j);
 }
 
-static void list_agents(reply *r)
-{
-    reply_json(r, 200,
-               json_pack("{s:[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s,s:s}]}", "agents", "name", "human", "help",
-                         "a player at this page", "name", "random", "help", "picks any option", "name", "greedy",
-                         "help", "best immediate score change", "name", "mcts", "help",
-                         "Monte Carlo tree search", "settings", "1000it (default), 5000it, 200ms, 2s"));
-}
+static void list_agents(reply *r) { reply_json(r, 200, serve_agents_json()); }
 
 /* The reply of a game's state. */
 static void reply_state(reply *r, int status, const serve_session *s)

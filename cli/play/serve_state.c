@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agents.h"
 #include "game_log.h"
 #include "option_targets.h"
 #include "render.h"
@@ -181,6 +182,21 @@ json_t *serve_state_json(const serve_session *s)
                           breakdown_json(s->g));
     view_free(&v);
     return j;
+}
+
+json_t *serve_agents_json(void)
+{
+    json_t *list = json_array();
+    for (int k = 0; list && k < agent_nkinds; k++) {
+        const agent_kind *ak = &agent_kinds[k];
+        json_t *one = json_pack("{s:s,s:s}", "name", ak->name, "help", ak->summary);
+        if (one && ak->settings) json_object_set_new(one, "settings", json_string(ak->settings));
+        if (json_array_append_new(list, one) < 0) {
+            json_decref(list);
+            return NULL;
+        }
+    }
+    return list ? json_pack("{s:o}", "agents", list) : NULL;
 }
 
 json_t *serve_variant_json(const char *name, char *err, size_t errn)

@@ -15,4 +15,7 @@ json_t *serve_state_json(const serve_session *s);
 /* The variant's options, players and title for the new-game form; NULL with
  * err when the loader refuses it. */
 json_t *serve_variant_json(const char *name, char *err, size_t errn);
+/* {"agents": [{"name", "help", "settings"?}]}: the kinds of seat
+ * (agent_kinds), for the page's menu; NULL when out of memory. */
+json_t *serve_agents_json(void);
 #endif

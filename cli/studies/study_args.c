@@ -11,23 +11,9 @@
 #include "commands.h"
 #include "report.h"
 
-void study_args_usage(FILE *f)
+void study_agents_help(FILE *f)
 {
-    fprintf(f, "  --variant NAME       variant name or file (default base)\n"
-               "  --games N            games to play (default 100)\n"
-               "  --players A,B[,...]  agents (default random,random); see below\n"
-               "  --seed S             study seed: game i uses a seed derived from S and i (default 1)\n"
-               "  --jobs J             threads (default 1); results do not depend on it\n"
-               "  --option KEY=VALUE   a rule option for this run (repeatable)\n"
-               "  --records DIR        keep every game's record in DIR\n"
-               "  --shard K/N          play only games i with i mod N = K-1 and print them as JSON\n"
-               "                       lines for 'carc stats merge'\n"
-               "  --out FILE           write the report (or the shard's lines) into FILE\n"
-               "  --json               the report as one JSON object\n"
-               "  --csv                the report as CSV (what was run in '# ' lines first)\n"
-               "  --allow-plugin-paths let the variant load C plugins from paths it gives (native\n"
-               "                       code: only files you trust; docs/security.md)\n"
-               "agents:\n");
+    fprintf(f, "\nagents:\n");
     agent_list(f);
 }
 
@@ -44,37 +30,20 @@ static bool parse_shard(const char *cmd, const char *v, study *s)
     return true;
 }
 
-int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_flags *fl, int *i)
+int study_from_args(const cli_args *a, study *s, study_flags *fl)
 {
-    const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-    if (strcmp(a, "--json") == 0) {
-        fl->json = true;
-        return 1;
-    }
-    if (strcmp(a, "--csv") == 0) {
-        fl->csv = true;
-        return 1;
-    }
-    if (strcmp(a, "--allow-plugin-paths") == 0) {
-        carc_allow_plugin_paths(1); /* before any thread starts */
-        return 1;
-    }
-    bool takes = strcmp(a, "--variant") == 0 || strcmp(a, "--games") == 0 || strcmp(a, "--players") == 0 ||
-                 strcmp(a, "--seed") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--option") == 0 ||
-                 strcmp(a, "--records") == 0 || strcmp(a, "--shard") == 0 || strcmp(a, "--out") == 0;
-    if (!takes) return 0;
-    if (!v) {
-        fprintf(stderr, "carc %s: %s needs a value\n", cmd, a);
-        return -1;
-    }
-    (*i)++;
-    if (strcmp(a, "--variant") == 0) {
-        snprintf(s->variant, sizeof s->variant, "%s", v);
-    } else if (strcmp(a, "--games") == 0) {
-        if (!arg_int(cmd, a, v, 1, 100000000, &s->games)) return -1;
-    } else if (strcmp(a, "--players") == 0) {
+    const char *cmd = a->cmd->name;
+    fl->json = cli_given(a, "--json");
+    fl->csv = cli_given(a, "--csv");
+    fl->out = cli_text(a, "--out", NULL);
+    if (cli_takes(a->cmd, "--variant") && cli_given(a, "--variant"))
+        snprintf(s->variant, sizeof s->variant, "%s", cli_text(a, "--variant", NULL));
+    s->games = cli_int(a, "--games", s->games);
+    s->seed = cli_u64(a, "--seed", s->seed);
+    s->jobs = cli_int(a, "--jobs", s->jobs);
+    if (cli_given(a, "--players")) {
         char buf[512];
-        snprintf(buf, sizeof buf, "%s", v);
+        snprintf(buf, sizeof buf, "%s", cli_text(a, "--players", NULL));
         char *parts[CARC_MAX_PLAYERS + 1];
         int n = arg_split(buf, parts, CARC_MAX_PLAYERS);
         if (n < 1) {
@@ -97,29 +66,32 @@ int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_fla
             snprintf(s->agents[p], sizeof s->agents[p], "%s", parts[p]);
         }
         s->nagents = s->nplayers = n;
-    } else if (strcmp(a, "--seed") == 0) {
-        if (!arg_u64(cmd, a, v, &s->seed)) return -1;
-    } else if (strcmp(a, "--jobs") == 0) {
-        if (!arg_int(cmd, a, v, 1, 256, &s->jobs)) return -1;
-    } else if (strcmp(a, "--option") == 0) {
+    }
+    for (int k = 0; k < cli_count(a, "--option"); k++) {
+        const char *v = cli_nth(a, "--option", k);
         if (s->noverrides == 32 || !strchr(v, '=')) {
             fprintf(stderr, "carc %s: --option expects KEY=VALUE (at most 32)\n", cmd);
             return -1;
         }
         snprintf(s->overrides[s->noverrides++], sizeof s->overrides[0], "%s", v);
-    } else if (strcmp(a, "--records") == 0) {
-        if (mkdir(v, 0755) != 0 && access(v, W_OK) != 0) {
-            fprintf(stderr, "carc %s: cannot create the records directory %s\n", cmd, v);
+    }
+    if (cli_given(a, "--shard")) {
+        if (!parse_shard(cmd, cli_text(a, "--shard", NULL), s)) return -1;
+        fl->sharded = true;
+    }
+    const char *records = cli_text(a, "--records", NULL);
+    if (records) {
+        if (mkdir(records, 0755) != 0 && access(records, W_OK) != 0) {
+            fprintf(stderr, "carc %s: cannot create the records directory %s\n", cmd, records);
             return -1;
         }
-        s->records_dir = v;
-    } else if (strcmp(a, "--shard") == 0) {
-        if (!parse_shard(cmd, v, s)) return -1;
-        fl->sharded = true;
-    } else if (strcmp(a, "--out") == 0) {
-        fl->out = v;
+        s->records_dir = records;
     }
-    return 1;
+    if (fl->json && fl->csv) {
+        fprintf(stderr, "carc %s: --json and --csv: choose one\n", cmd);
+        return -1;
+    }
+    return 0;
 }
 
 void study_defaults(study *s)
@@ -139,7 +111,9 @@ int study_format(const study_flags *fl) { return fl->json ? REPORT_JSON : fl->cs
 /* An agent that did not parse: the closest names, or what a budget looks like. */
 void agent_error(const char *cmd, const char *spec, const char *err)
 {
-    static const char *const names[] = {"random", "greedy", "human", "mcts"};
+    const char *names[16];
+    int nnames = 0;
+    for (int k = 0; k < agent_nkinds && k < 16; k++) names[nnames++] = agent_kinds[k].name;
     char msg[1024], hint[200] = "";
     if (strncmp(spec, "mcts:", 5) == 0) {
         snprintf(msg, sizeof msg, "%s (mcts takes a budget :Nit, :Nms or :Ns: mcts:5000it, mcts:200ms, mcts:2s; "
@@ -147,9 +121,8 @@ void agent_error(const char *cmd, const char *spec, const char *err)
     } else {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)strcspn(spec, ":"), spec);
-        bool known = false; /* a known agent whose arguments are wrong: no other name to suggest */
-        for (int i = 0; i < 4; i++) known |= strcmp(name, names[i]) == 0;
-        if (!known) carc_suggest(name, names, 4, hint, sizeof hint);
+        /* a known agent whose arguments are wrong: no other name to suggest */
+        if (!agent_kind_of(name)) carc_suggest(name, names, nnames, hint, sizeof hint);
         snprintf(msg, sizeof msg, "%s%s%s%s (`carc %s --help` lists the agents)", err, hint[0] ? ": did you mean " : "",
                  hint, hint[0] ? "?" : "", cmd);
     }
@@ -166,25 +139,13 @@ FILE *study_out(const char *cmd, const study_flags *fl)
     return f;
 }
 
-int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
-                  void (*report)(const study *, FILE *, int))
+int study_command(const cli_args *a, bool rotate, void (*report)(const study *, FILE *, int))
 {
+    const char *cmd = a->cmd->name;
     static study s; /* large: not on the stack */
     study_defaults(&s);
     study_flags fl = {0};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        int rc = study_args_parse(cmd, argc, argv, &s, &fl, &i);
-        if (rc < 0) return 2;
-        if (rc == 0) return arg_unknown(cmd, argv[i]);
-    }
-    if (fl.json && fl.csv) {
-        fprintf(stderr, "carc %s: --json and --csv: choose one\n", cmd);
-        return 2;
-    }
+    if (study_from_args(a, &s, &fl) < 0) return 2;
     s.rotate = rotate;
     s.label = cmd;
     s.progress = !fl.sharded;

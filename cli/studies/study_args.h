@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "flags.h"
 #include "study.h"
 
 typedef struct study_flags {
@@ -13,10 +14,30 @@ typedef struct study_flags {
 
 /* Defaults: variant base, 100 games, random,random, seed 1, 1 job. */
 void study_defaults(study *s);
-/* Parses argv[*i] (and its value): 1 when it was a shared flag, 0 when it is
- * not one, -1 on a bad value (message printed). */
-int study_args_parse(const char *cmd, int argc, char **argv, study *s, study_flags *fl, int *i);
-void study_args_usage(FILE *f);
+/* The rows of the flags the study commands share, for their tables:
+ * --variant (not compare's, which names its variants as operands), what to
+ * play, and what to print. */
+#define STUDY_FLAG_VARIANT FLAG_TEXT("--variant", "NAME", "variant name or file (default base)")
+#define STUDY_FLAGS_PLAY                                                                                               \
+    FLAG_INT("--games", "N", 1, 100000000, "games to play (default 100)"),                                             \
+        FLAG_TEXT("--players", "A,B[,...]", "agents (default random,random); see below"),                              \
+        FLAG_U64("--seed", "S", "study seed: game i uses a seed derived from S and i (default 1)"),                    \
+        FLAG_INT("--jobs", "J", 1, 256, "threads (default 1); results do not depend on it"),                          \
+        FLAG_TEXTS("--option", "KEY=VALUE", "a rule option for this run (repeatable)"),                               \
+        FLAG_TEXT("--records", "DIR", "keep every game's record in DIR")
+#define STUDY_FLAGS_OUTPUT                                                                                             \
+    FLAG_TEXT("--shard", "K/N", "play only games i with i mod N = K-1 and print them as JSON\n"                        \
+                                "lines for 'carc stats merge'"),                                                       \
+        FLAG_TEXT("--out", "FILE", "write the report (or the shard's lines) into FILE"),                              \
+        FLAG_SWITCH("--json", "the report as one JSON object"),                                                        \
+        FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),                                  \
+        FLAG_ALLOW_PLUGIN_PATHS("the variant")
+
+/* The shared flags' values into the study (and --variant when the command's
+ * table has it): -1 on a bad value (message printed: bad usage). */
+int study_from_args(const cli_args *a, study *s, study_flags *fl);
+/* "agents:" and the list of agents, after the flags in the help. */
+void study_agents_help(FILE *f);
 /* Where the report or shard lines go: --out FILE or stdout; NULL (message
  * printed) if it cannot be opened. */
 FILE *study_out(const char *cmd, const study_flags *fl);
@@ -24,8 +45,7 @@ FILE *study_out(const char *cmd, const study_flags *fl);
 int study_format(const study_flags *fl);
 /* Prints why an agent name did not parse, with the closest names. */
 void agent_error(const char *cmd, const char *spec, const char *err);
-/* The whole of `carc sim` and `carc tournament`: parse the shared flags, run
+/* The whole of `carc sim` and `carc tournament`: read the shared flags, run
  * the study, print its report (or its shard lines). Returns the exit status. */
-int study_command(const char *cmd, int argc, char **argv, bool rotate, void (*usage)(FILE *),
-                  void (*report)(const study *, FILE *, int));
+int study_command(const cli_args *a, bool rotate, void (*report)(const study *, FILE *, int));
 #endif

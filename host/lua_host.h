@@ -4,7 +4,7 @@
  * (safe parts of base, coroutine, table, string, math, utf8; no io, os,
  * package, debug, require, dofile, binary chunks), an instruction budget per
  * call and per turn (also inside coroutines; allocations and costly library
- * functions are charged to it, kernel/lua_guard.h), a CPU-time backstop per
+ * functions are charged to it, host/lua_guard.h), a CPU-time backstop per
  * call, a memory cap, and a cap on what print writes (docs/security.md
  * says what holds and how it is tested). Its game state lives in the
  * game as a small key-value store (carc.state), so games clone and replay. */
