@@ -134,7 +134,47 @@ static int names_into(ts_ctx *c, char *value, int (*add)(struct carc_rules *, co
     return 1;
 }
 
-static int add_declared_kind(struct carc_rules *r, const char *name) { return rules_add_kind(r, name, -1); }
+/* `kinds = NAME NAME:L ...`: kinds this set uses; NAME:L also gives the
+ * kind an edge letter (an upper-case letter no other kind has), so that
+ * `edges` can name an edge whose middle the kind holds (a river:
+ * `kinds = river:V`). Edges match by the kinds of their ports, so a river
+ * edge fits only a river edge. */
+static int declare_kinds(ts_ctx *c, char *value)
+{
+    char *tok[64];
+    int n = split(value, tok, 64);
+    if (n < 0) FAIL(c, "too many kinds");
+    for (int i = 0; i < n; i++) {
+        char *colon = strchr(tok[i], ':');
+        char letter = 0;
+        if (colon) {
+            if (colon[1] < 'A' || colon[1] > 'Z' || colon[2])
+                FAIL(c, "bad kind '%s' (NAME, or NAME:LETTER with an upper-case edge letter: river:V)", tok[i]);
+            letter = colon[1];
+            *colon = 0;
+        }
+        if (!rules_name_is_record_safe(tok[i])) FAIL(c, "bad kind name '%s' (" RECORD_SAFE_NAME_RULE ")", tok[i]);
+        int k = rules_add_kind(c->r, tok[i], -1);
+        if (k < 0) FAIL(c, "cannot declare kind '%s' (too many, or too long)", tok[i]);
+        if (!letter) continue;
+        kind_def *kd = &c->r->kinds[k];
+        if (kd->letter && kd->letter != letter)
+            FAIL(c, "kind %s has the edge letter %c already, not %c", kd->name, kd->letter, letter);
+        for (int j = 0; j < c->r->nkinds; j++)
+            if (j != k && c->r->kinds[j].letter == letter)
+                FAIL(c, "edge letter %c is the kind %s's already", letter, c->r->kinds[j].name);
+        kd->letter = letter;
+    }
+    return 1;
+}
+
+/* The kind whose edge letter is l, or -1. */
+static int kind_of_letter(const struct carc_rules *r, char l)
+{
+    for (int k = 0; k < r->nkinds; k++)
+        if (r->kinds[k].letter == l) return k;
+    return -1;
+}
 
 /* Checks a tile once its section is complete. */
 static int finish_tile(ts_ctx *c)
@@ -243,7 +283,7 @@ static int handler(void *user, const char *section, const char *name, const char
             snprintf(s->title, sizeof s->title, "%s", val);
             c->have_title = true;
         } else if (strcmp(name, "kinds") == 0) {
-            return names_into(c, val, add_declared_kind, "kind");
+            return declare_kinds(c, val);
         } else if (strcmp(name, "marks") == 0) {
             return names_into(c, val, rules_add_mark, "mark");
         } else if (strcmp(name, "tile-marks") == 0) {
@@ -263,8 +303,11 @@ static int handler(void *user, const char *section, const char *name, const char
         if (total > MAX_TILES) FAIL(c, "the set holds more than %d tiles", MAX_TILES);
         c->have_count = true;
     } else if (strcmp(name, "edges") == 0) {
-        if (strlen(val) != 4 || strspn(val, "CRF") != 4)
-            FAIL(c, "bad edges '%s' (four letters N E S W, each C, R or F)", val);
+        bool letters = strlen(val) == 4;
+        for (int i = 0; i < 4 && letters; i++) letters = kind_of_letter(r, val[i]) >= 0;
+        if (!letters)
+            FAIL(c, "bad edges '%s' (four letters N E S W, each C, R, F or the edge letter a [set] kinds line "
+                    "gives a kind, as kinds = river:V)", val);
         memcpy(t->edges, val, 5);
         c->have_edges = true;
     } else if (strcmp(name, "segment") == 0) {

@@ -223,6 +223,59 @@ static void test_perft3_seeded_positions(void **state)
     perft_of_seeded_position("all-expansions", 3, 50, (const long[]){27, 240, 5554});
 }
 
+/* A kind with its own edge letter (tests/tiles/test-river.ini: kinds =
+ * river:V): edges match by the kinds of their ports, so a river edge fits
+ * only a river edge. Below the spring (its river leaves south) no base tile
+ * fits, and a straight river fits there only upright (r0, r180). */
+static void test_river_edges_fit_only_river(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("tests/variants/test-river.ini", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int type_r = carc_tile_type_find(r, "test-river:R");
+    assert_true(type_r >= 0);
+    for (int t = 0; t < carc_tile_types(r); t++) {
+        if (strcmp(carc_tile_set_of(r, t), "base") != 0) continue;
+        assert_int_equal(carc_advance(g), CARC_NEED_DRAW);
+        carc_game *c = carc_game_clone(g);
+        assert_int_equal(carc_draw(c, t), 0);
+        if (carc_advance(c) == CARC_NEED_DRAW) { /* no placement at all: discarded (a CCCC) */
+            carc_game_free(c);
+            continue;
+        }
+        for (int i = 0; i < carc_option_count(c); i++) {
+            int x, y;
+            assert_int_equal(carc_option_placement(c, i, NULL, &x, &y, NULL), 0);
+            assert_false(x == 0 && y == 1); /* never against the river */
+        }
+        carc_game_free(c);
+    }
+    assert_int_equal(carc_advance(g), CARC_NEED_DRAW);
+    assert_int_equal(carc_draw(g, type_r), 0);
+    assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
+    int below = 0;
+    for (int i = 0; i < carc_option_count(g); i++) {
+        int x, y, rot;
+        carc_option_placement(g, i, NULL, &x, &y, &rot);
+        if (x == 0 && y == 1) {
+            assert_true(rot == 0 || rot == 2);
+            below++;
+        } else if (y == -1) {
+            /* North, east and west of the spring only turned so that a
+             * field side faces the spring's field edge. */
+            assert_true(rot == 1 || rot == 3);
+        } else {
+            assert_true(y == 0 && (x == 1 || x == -1) && (rot == 0 || rot == 2));
+        }
+    }
+    assert_int_equal(below, 2);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_perft3_cloisters_by_hand),
         cmocka_unit_test(test_perft3_crossroads_by_hand),
         cmocka_unit_test(test_perft3_seeded_positions),
+        cmocka_unit_test(test_river_edges_fit_only_river),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
