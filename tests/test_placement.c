@@ -223,6 +223,40 @@ static void test_base_unchanged(void **state)
     carc_rules_free(r);
 }
 
+/* The same filter as a script: place-filter, carc.offered_at (a = x),
+ * carc.veto. No option and no tile west of x = 0; records replay. */
+static void test_script_filter(void **state)
+{
+    (void)state;
+    carc_rules *r = load("tests/variants/test-placing-lua.ini", NULL, 0);
+    char err[1024];
+    for (int i = 0; i < 10; i++) {
+        uint64_t seed = (uint64_t)i + 7;
+        const char *names[] = {"A", "B"}, *agents[] = {"random", "random"};
+        carc_game *g = carc_game_new(r, 2, names, seed, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        agent *ag[2] = {agent_create("random", seed, 0, err, sizeof err), agent_create("random", seed, 1, err, sizeof err)};
+        carc_record_writer w;
+        carc_writer_begin(&w, "tests/variants/test-placing-lua.ini", seed, 2, names, agents, NULL, 0);
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_CHOICE) check_options_filtered(g, -1);
+            answer_and_record(g, st, ag, &w);
+        }
+        for (int t = 1; t < carc_tiles_placed(g); t++) {
+            int x, y, rot, type;
+            carc_tile_at_index(g, t, &x, &y, &rot, &type);
+            assert_true(x >= 0);
+        }
+        check_record_replays(&w, r, g, "placing-lua");
+        carc_writer_free(&w);
+        agent_free(ag[0]);
+        agent_free(ag[1]);
+        carc_game_free(g);
+    }
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_held_tile_instead_of_drawing),
         cmocka_unit_test(test_plugin_places_a_tile),
         cmocka_unit_test(test_base_unchanged),
+        cmocka_unit_test(test_script_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
