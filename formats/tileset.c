@@ -21,6 +21,9 @@ typedef struct ts_ctx {
     int seg_line[MAX_SEGS];
     char border_ports[MAX_SEGS][8]; /* ports named after `borders` per segment */
     int nborder[MAX_SEGS];
+    char touches[8][256];  /* the tile's `touches` lines, resolved when it is complete */
+    int touches_line[8];
+    int ntouches;
 } ts_ctx;
 
 #define FAIL(c, ...) return (ini_reader_fail(&(c)->rd, __VA_ARGS__), 0)
@@ -176,6 +179,49 @@ static int kind_of_letter(const struct carc_rules *r, char l)
     return -1;
 }
 
+/* The segment of tile t that `kind@port` names (unrotated tile ports, any
+ * port of the segment; `inner` for a segment on no port), or -1. */
+static int segment_named(const struct carc_rules *r, const tile_type *t, const char *name)
+{
+    const char *at = strchr(name, '@');
+    if (!at || at == name || (size_t)(at - name) >= NAME_LEN) return -1;
+    char kname[NAME_LEN];
+    memcpy(kname, name, (size_t)(at - name));
+    kname[at - name] = 0;
+    int kind = rules_kind(r, kname);
+    if (kind < 0) return -1;
+    uint16_t mask;
+    if (token_ports(r, kind, at + 1, &mask) < 0) return -1;
+    for (int i = 0; i < t->nsegs; i++) {
+        if (t->segs[i].kind != kind) continue;
+        if (mask == 0 ? t->segs[i].ports == 0 : (t->segs[i].ports & mask) == mask) return i;
+    }
+    return -1;
+}
+
+/* `touches = SEG SEG ...` (kind@port names): the named segments of the tile
+ * touch each other (a road ending at a city, a cloister or a junction), as
+ * data a rule can ask (carc_api.segments_touching). */
+static int resolve_touches(ts_ctx *c, tile_type *t)
+{
+    for (int l = 0; l < c->ntouches; l++) {
+        c->rd.line = c->touches_line[l];
+        char *tok[MAX_SEGS + 1];
+        int n = split(c->touches[l], tok, MAX_SEGS + 1);
+        if (n < 2) FAIL(c, "tile %s: touches names two segments or more (kind@port, as road@S cloister@inner)", t->id);
+        uint16_t named = 0;
+        for (int i = 0; i < n; i++) {
+            int seg = segment_named(c->r, t, tok[i]);
+            if (seg < 0) FAIL(c, "tile %s: touches: '%s' names no segment of the tile", t->id, tok[i]);
+            named |= (uint16_t)(1u << seg);
+        }
+        for (int i = 0; i < t->nsegs; i++)
+            if (named & (1u << i)) t->segs[i].touches |= (uint16_t)(named & ~(1u << i));
+    }
+    c->ntouches = 0;
+    return 1;
+}
+
 /* Checks a tile once its section is complete. */
 static int finish_tile(ts_ctx *c)
 {
@@ -216,6 +262,7 @@ static int finish_tile(ts_ctx *c)
             s->borders |= (uint16_t)(1u << target);
         }
     }
+    if (!resolve_touches(c, t)) return 0;
     c->rd.line = t->line;
     for (int p = 0; p < CARC_PORTS; p++)
         if (!(seen & (1u << p))) FAIL(c, "tile %s: port %s is covered by no segment", t->id, port_name(p));
@@ -266,6 +313,7 @@ static int handler(void *user, const char *section, const char *name, const char
             t->set = c->set;
             t->line = c->rd.section_line;
             c->have_count = c->have_edges = false;
+            c->ntouches = 0;
         } else if (strcmp(section, "set") != 0) {
             FAIL(c, "unknown section [%s] (expected [set] or [tile ID])", section);
         }
@@ -312,6 +360,11 @@ static int handler(void *user, const char *section, const char *name, const char
         c->have_edges = true;
     } else if (strcmp(name, "segment") == 0) {
         return parse_segment(c, t, val);
+    } else if (strcmp(name, "touches") == 0) {
+        if (c->ntouches == (int)(sizeof c->touches / sizeof c->touches[0])) FAIL(c, "tile %s: too many touches lines", t->id);
+        if (strlen(val) >= sizeof c->touches[0]) FAIL(c, "tile %s: a touches line is too long", t->id);
+        snprintf(c->touches[c->ntouches], sizeof c->touches[0], "%s", val);
+        c->touches_line[c->ntouches++] = c->rd.line;
     } else if (strcmp(name, "marks") == 0) {
         char *tok[32];
         int n = split(val, tok, 32);
@@ -329,7 +382,7 @@ static int handler(void *user, const char *section, const char *name, const char
     } else if (strcmp(name, "image") == 0) {
         if (!parse_count(val, 100000, &t->image)) FAIL(c, "bad image number '%s'", val);
     } else if (strcmp(name, "note") != 0) {
-        FAIL(c, "unknown key '%s' in a tile (expected count, edges, segment, marks, image, note)", name);
+        FAIL(c, "unknown key '%s' in a tile (expected count, edges, segment, touches, marks, image, note)", name);
     }
     return 1;
 }

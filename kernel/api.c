@@ -807,6 +807,13 @@ static int api_tile_rotation(carc_ctx *ctx, int t)
     return tile_ok(ctx, t) ? ctx->g->tiles[t].rot : -1;
 }
 
+static int api_segment_touches(carc_ctx *ctx, int t, int s)
+{
+    GAME_ONLY(ctx, -1);
+    if (!seg_ok(ctx, t, s)) return api_error(ctx, "segment_touches: bad tile or segment");
+    return ctx->rules->types[ctx->g->tiles[t].type].segs[s].touches;
+}
+
 static int api_tile_types(carc_ctx *ctx) { return ctx->rules->ntypes; }
 
 static int api_tile_type_find(carc_ctx *ctx, const char *name)
@@ -975,6 +982,7 @@ const carc_api carc_api_v1 = {
     .can_place = api_can_place,
     .place_tile = api_place_tile,
     .tile_rotation = api_tile_rotation,
+    .segment_touches = api_segment_touches,
     .tile_types = api_tile_types,
     .tile_type_find = api_tile_type_find,
     .tile_type_name = api_tile_type_name,

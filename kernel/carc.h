@@ -277,6 +277,9 @@ int carc_type_segment_kind(const carc_rules *r, int type, int seg);
 unsigned carc_type_segment_ports(const carc_rules *r, int type, int seg);
 int carc_type_segment_marks(const carc_rules *r, int type, int seg, int mark);
 int carc_type_has_mark(const carc_rules *r, int type, int tile_mark);
+/* The segments of a tile type that segment seg touches (its set's `touches`
+ * lines): bit i for segment i; 0 when out of range or none. */
+unsigned carc_type_segment_touches(const carc_rules *r, int type, int seg);
 
 /* The count of a mark on a placed tile's segment. */
 int carc_segment_marks(const carc_game *g, int tile, int seg, int mark);

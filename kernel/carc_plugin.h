@@ -492,6 +492,12 @@ typedef struct carc_api {
     /* A placed tile's rotation (0..3, clockwise quarter turns), -1 if none. */
     int (*tile_rotation)(carc_ctx *ctx, int tile);
 
+    /* The segments of placed tile `tile` that segment `seg` touches (the
+     * tile set's `touches` lines: a road ending at a city, a cloister or a
+     * junction): bit i for segment i; 0 when the set says none; -1 and an
+     * error for a bad tile or segment. */
+    int (*segment_touches)(carc_ctx *ctx, int tile, int seg);
+
     /* -- tile types (any time) -- */
     int (*tile_types)(carc_ctx *ctx);
     /* The type named "set:id" (`river:C`), or -1. */

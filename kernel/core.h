@@ -82,6 +82,7 @@ typedef struct seg_def {
     uint8_t kind;
     uint16_t ports;        /* 12-bit mask, unrotated */
     uint16_t borders;      /* fields: bitmask of segment indices of cities */
+    uint16_t touches;      /* segments of the tile it touches (tile sets' `touches`) */
     uint8_t nmarks;
     uint8_t mark[MAX_SEG_MARKS];
     uint8_t mark_count[MAX_SEG_MARKS];

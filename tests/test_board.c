@@ -272,6 +272,12 @@ static void test_river_edges_fit_only_river(void **state)
         }
     }
     assert_int_equal(below, 2);
+    /* touches: the spring's river (segment 0) and its field (1) touch; the
+     * straight river's segments touch nothing (no touches line). */
+    int spring = carc_tile_type_find(r, "test-river:S");
+    assert_int_equal(carc_type_segment_touches(r, spring, 0), 1u << 1);
+    assert_int_equal(carc_type_segment_touches(r, spring, 1), 1u << 0);
+    assert_int_equal(carc_type_segment_touches(r, type_r, 0), 0);
     carc_game_free(g);
     carc_rules_free(r);
 }
