@@ -24,6 +24,8 @@ typedef struct ts_ctx {
     char touches[8][256];  /* the tile's `touches` lines, resolved when it is complete */
     int touches_line[8];
     int ntouches;
+    char last_id[NAME_LEN], start_id[NAME_LEN]; /* [set] last and start, resolved at the end */
+    int last_line, start_line;
 } ts_ctx;
 
 #define FAIL(c, ...) return (ini_reader_fail(&(c)->rd, __VA_ARGS__), 0)
@@ -332,12 +334,21 @@ static int handler(void *user, const char *section, const char *name, const char
             c->have_title = true;
         } else if (strcmp(name, "kinds") == 0) {
             return declare_kinds(c, val);
+        } else if (strcmp(name, "pile") == 0) {
+            if (strcmp(val, "first") != 0)
+                FAIL(c, "bad pile '%s' (first: the set's tiles are drawn before every other set's)", val);
+            s->pile_first = true;
+        } else if (strcmp(name, "last") == 0 || strcmp(name, "start") == 0) {
+            char *slot = strcmp(name, "last") == 0 ? c->last_id : c->start_id;
+            if (!rules_name_is_record_safe(val)) FAIL(c, "bad tile id '%s' for %s", val, name);
+            snprintf(slot, NAME_LEN, "%s", val);
+            (strcmp(name, "last") == 0 ? c->last_line : c->start_line) = c->rd.line;
         } else if (strcmp(name, "marks") == 0) {
             return names_into(c, val, rules_add_mark, "mark");
         } else if (strcmp(name, "tile-marks") == 0) {
             return names_into(c, val, rules_add_tmark, "tile mark");
         } else {
-            FAIL(c, "unknown key '%s' in [set] (expected name, title, kinds, marks, tile-marks)", name);
+            FAIL(c, "unknown key '%s' in [set] (expected name, title, kinds, marks, tile-marks, pile, last, start)", name);
         }
         return 1;
     }
@@ -417,6 +428,27 @@ int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn)
     } else if (!failed && r->ntypes == types_before) {
         snprintf(err, errn, "%s: the set has no tile", path);
         failed = -1;
+    }
+    s->last_type = s->start_type = -1;
+    for (int k = 0; k < 2 && !failed; k++) {
+        const char *id = k ? c.start_id : c.last_id;
+        if (!id[0]) continue;
+        int found = -1;
+        for (int t = types_before; t < r->ntypes && found < 0; t++)
+            if (strcmp(r->types[t].id, id) == 0) found = t;
+        if (found < 0) {
+            snprintf(err, errn, "%s:%d: %s = %s: the set has no tile %s", path, k ? c.start_line : c.last_line,
+                     k ? "start" : "last", id, id);
+            failed = -1;
+        } else if (k) {
+            s->start_type = found;
+        } else if (!s->pile_first) {
+            snprintf(err, errn, "%s:%d: last = %s needs pile = first (the tile comes last among the set's tiles, "
+                                "which are drawn first)", path, c.last_line, id);
+            failed = -1;
+        } else {
+            s->last_type = found;
+        }
     }
     if (failed) {
         r->ntypes = types_before;

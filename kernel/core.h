@@ -113,6 +113,12 @@ typedef struct tile_set {
     char name[NAME_LEN];
     char title[128];
     char path[512];
+    /* The pile as data ([set] pile, last, start): the set's tiles are drawn
+     * before every other set's (pile = first); last_type, one of them, comes
+     * last among them (-1: none); start_type is the game's start tile
+     * (-1: the first set's tile marked start). */
+    bool pile_first;
+    int last_type, start_type;
 } tile_set;
 
 typedef enum opt_type { OPT_INT, OPT_ENUM } opt_type;
@@ -215,6 +221,7 @@ struct carc_rules {
     tile_set sets[MAX_SETS];         int nsets;
     tile_type *types;                int ntypes, cap_types;
     int start_type;                  /* type of the start tile */
+    bool pile_order;                 /* some set's tiles are drawn first ([set] pile = first) */
     int pile_size;                   /* tiles in the pile (without start) */
     int max_tiles;                   /* pile + start + reserved */
     int reserve_tiles;               /* tiles plugins may add from outside the pile (reserve_tiles) */

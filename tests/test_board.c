@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "rng.h"
 
 static int count_type(const carc_game *g, const char *name)
 {
@@ -282,6 +283,68 @@ static void test_river_edges_fit_only_river(void **state)
     carc_rules_free(r);
 }
 
+/* The pile as data (tests/tiles/test-river-pile.ini: pile = first, last = L,
+ * start = S), loaded after the base set: the spring starts, the river's 7
+ * tiles are the first 7 drawn and the lake the 7th, in every seeded game;
+ * a record that draws otherwise stops with the reason. */
+static void test_pile_order_and_start(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("tests/variants/test-river-after.ini", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    int lake = carc_tile_type_find(r, "test-river-pile:L");
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        carc_game *g = carc_game_new(r, 2, NULL, seed, err, sizeof err);
+        assert_non_null(g);
+        int x, y, rot, type;
+        carc_tile_at_index(g, 0, &x, &y, &rot, &type);
+        assert_string_equal(carc_tile_id(r, type), "S");
+        assert_string_equal(carc_tile_set_of(r, type), "test-river-pile");
+        carc_rng rng;
+        carc_rng_seed(&rng, seed, 9);
+        int draws = 0;
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_DRAW) {
+                assert_int_equal(carc_draw(g, -1), 0);
+                int t = carc_last_drawn(g);
+                draws++;
+                assert_int_equal(strcmp(carc_tile_set_of(r, t), "test-river-pile") == 0, draws <= 7);
+                assert_int_equal(t == lake, draws == 7);
+            } else {
+                carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
+            }
+        }
+        carc_game_free(g);
+    }
+    carc_rules_free(r);
+
+    const char *head = "carcassonne-record 1\nvariant tests/variants/test-river-after.ini\nseed 1\n"
+                       "player Red random\nplayer Blue random\n---\n";
+    static const struct {
+        const char *lines, *why;
+    } bad[] = {
+        {"draw base:U\n", "base:U cannot be drawn now: the tiles of a set drawn first (pile = first) come before it"},
+        {"draw test-river-pile:L\n", "test-river-pile:L cannot be drawn now: it comes last of the tiles drawn first"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", head, bad[i].lines);
+        carc_record rec;
+        assert_int_equal(carc_record_parse("order", text, strlen(text), &rec, err, sizeof err), 0);
+        carc_rules *rr = carc_record_rules(&rec, err, sizeof err);
+        assert_non_null(rr);
+        carc_game *g = NULL;
+        assert_int_equal(carc_replay(&rec, rr, &g, err, sizeof err), -1);
+        if (!strstr(err, bad[i].why)) fail_msg("expected '%s' in: %s", bad[i].why, err);
+        assert_non_null(strstr(err, "order:7:"));
+        carc_game_free(g);
+        carc_rules_free(rr);
+        carc_record_free(&rec);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_perft3_crossroads_by_hand),
         cmocka_unit_test(test_perft3_seeded_positions),
         cmocka_unit_test(test_river_edges_fit_only_river),
+        cmocka_unit_test(test_pile_order_and_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
