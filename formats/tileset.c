@@ -342,7 +342,7 @@ static int handler(void *user, const char *section, const char *name, const char
             char *slot = strcmp(name, "last") == 0 ? c->last_id : c->start_id;
             if (!rules_name_is_record_safe(val)) FAIL(c, "bad tile id '%s' for %s", val, name);
             snprintf(slot, NAME_LEN, "%s", val);
-            (strcmp(name, "last") == 0 ? c->last_line : c->start_line) = c->rd.line;
+            *(strcmp(name, "last") == 0 ? &c->last_line : &c->start_line) = c->rd.line;
         } else if (strcmp(name, "marks") == 0) {
             return names_into(c, val, rules_add_mark, "mark");
         } else if (strcmp(name, "tile-marks") == 0) {

@@ -107,7 +107,7 @@ check "combine: ... (ark 2-5 and a 6-player module)" 1 "cannot be combined" \
 printf '[variant]\nname = first-one\nrequires = first\n[tiles]\nsets = base\n' >"$T/first-one.ini"
 check "requires = first: the module first loads" 0 "first-one" "$CARC" variant show "$T/first-one.ini+robbers"
 check "requires = first: after another module's sets it is refused, naming the line" 1 \
-    "first-one.ini:3: module first-one requires = first (its tile sets before every other's), but robbers comes before it" \
+    "first-one.ini:3: module first-one requires = first (its tile sets before every other's), but base comes before it" \
     "$CARC" variant show "robbers+$T/first-one.ini"
 printf '[variant]\nname = after-robbers\nafter = robbers\n[tiles]\nsets = base\n' >"$T/after-robbers.ini"
 check "after = robbers: with the robbers before it, it loads" 0 "after-robbers" \
