@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua_wrapper.h"
+
 /* Registry keys (their addresses): frozen table -> the table holding its
  * contents; function -> true for the sandbox's own; frozen metatable -> the
  * plain copy objects get; the charge function. */
@@ -47,14 +49,6 @@ static bool push_contents(lua_State *L, int idx)
     lua_pop(L, 2);
     lua_pushvalue(L, idx);
     return false;
-}
-
-static int call_original(lua_State *L)
-{
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
 }
 
 /* ---- keys in a fixed order ------------------------------------------------------------------ */
@@ -336,7 +330,7 @@ static int d_format(lua_State *L)
             lua_replace(L, i);
         }
     }
-    return call_original(L);
+    return lua_wrapper_call_original(L);
 }
 
 /* ---- the collector --------------------------------------------------------------------------- */
@@ -398,7 +392,7 @@ static int d_setmetatable(lua_State *L)
                                  "when the collector runs, which differs from run to run");
     }
     lua_settop(L, 2);
-    return call_original(L);
+    return lua_wrapper_call_original(L);
 }
 
 /* ---- table.sort: stable past 100 elements ----------------------------------------------------- */
@@ -425,7 +419,7 @@ static bool sort_less(lua_State *L, int a, int b, bool has_cmp)
 static int d_sort(lua_State *L)
 {
     lua_Integer n = luaL_len(L, 1);
-    if (n <= SORT_FIXED_LIMIT) return call_original(L);
+    if (n <= SORT_FIXED_LIMIT) return lua_wrapper_call_original(L);
     luaL_argcheck(L, n < INT32_MAX, 1, "array too big");
     bool has_cmp = !lua_isnoneornil(L, 2);
     if (has_cmp) luaL_checktype(L, 2, LUA_TFUNCTION);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lua_wrapper.h"
+
 /* Upvalue 1: the library's own function; upvalue 2: the charge function. */
 static void charge(lua_State *L, double work)
 {
@@ -14,6 +16,7 @@ static void charge(lua_State *L, double work)
     fn(L, work);
 }
 
+/* lua_wrapper_call_original, on this frame where it can be. */
 static int call_original(lua_State *L)
 {
     /* A library function without upvalues (all of string's, table's, utf8's)
@@ -22,10 +25,7 @@ static int call_original(lua_State *L)
     lua_CFunction f = lua_tocfunction(L, lua_upvalueindex(1));
     if (f && !lua_getupvalue(L, lua_upvalueindex(1), 1)) return f(L);
     if (f) lua_pop(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return lua_wrapper_call_original(L);
 }
 
 /* Length of argument i if it is a string (numbers are left as they are). */
