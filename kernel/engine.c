@@ -151,7 +151,13 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
         if (!ps->game_init) continue;
         struct carc_ctx ctx = GAME_CTX(g, i + 1, ps->user);
         if (ps->game_init(&ctx) < 0 || g->failed) {
-            snprintf(err, errn, "%s: %s", ps->name, g->error[0] ? g->error : "game set-up failed");
+            /* The error names the plugin already when the plugin failed the
+             * game itself (api fail, a script's carc.fail): once is enough. */
+            size_t nl = strlen(ps->name);
+            if (strncmp(g->error, ps->name, nl) == 0 && strncmp(g->error + nl, ": ", 2) == 0)
+                snprintf(err, errn, "%s", g->error);
+            else
+                snprintf(err, errn, "%s: %s", ps->name, g->error[0] ? g->error : "game set-up failed");
             carc_game_free(g);
             return NULL;
         }

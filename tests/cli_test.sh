@@ -462,6 +462,13 @@ check "carc test prints the record and its rules" 0 "ok   tests/scenarios/base-s
 # carc replay counts every figure kind a player has in supply.
 check "carc replay counts every figure kind in supply" 0 "(in supply: 7 follower, 1 large-follower" \
     "$CARC" replay tests/scenarios/ic-large-city.rec
+# A script's carc.fail in its game_init names the script once.
+mkdir -p "$T/fail-init"
+printf 'carc.game_init(function() carc.fail("no start tile here") end)\n' >"$T/fail-init/h.lua"
+printf '[variant]\ninclude = base\nname = h\n[plugins]\nscripts = h.lua\n' >"$T/fail-init/h.ini"
+check "carc.fail in a script's game_init: the message names the script" 1 "h: $T/fail-init/h.lua:1: no start tile here" \
+    "$CARC" sim --variant "$T/fail-init/h.ini" --games 1
+lacks "carc.fail in a script's game_init: ... once" "h: h: "
 # expect-error LINE MESSAGE: a stop at that line for another reason fails.
 sed 's/^#! expect-error 16 .*/#! expect-error 16 no tile left/' tests/scenarios/base-one-deploy-per-turn.rec \
     >"$T/other-error.rec"
