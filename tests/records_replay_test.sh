@@ -57,7 +57,7 @@ check_variant() {
 }
 
 for v in variants/*.ini variants/*/*.ini tests/variants/trace-c.ini tests/variants/trace-lua.ini \
-         tests/variants/test-placing.ini tests/variants/test-placing-lua.ini tests/variants/test-strength.ini \
+         tests/variants/test-placing.ini tests/variants/test-placing-lua.ini tests/variants/test-abbey-like.ini tests/variants/test-strength.ini \
          tests/variants/test-river.ini tests/variants/test-river-after.ini tests/variants/test-v1compat.ini tests/variants/test-large-c.ini; do
     check_variant "$v" random,random "$GAMES"
     check_variant "$v" greedy,random 2

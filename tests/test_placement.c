@@ -257,6 +257,62 @@ static void test_script_filter(void **state)
     carc_rules_free(r);
 }
 
+/* Held tiles from a script (tests/scripts/abbey-like.lua): each player's
+ * cloister, placed instead of drawing, offered only in a hole (a tile on
+ * each side) because the script's place-filter vetoes the rest. Every held
+ * placement offered in 60 random games is in a hole, some are chosen, and
+ * the records replay. */
+static void test_script_held_tiles(void **state)
+{
+    (void)state;
+    carc_rules *r = load("tests/variants/test-abbey-like.ini", NULL, 0);
+    char err[1024];
+    int chosen = 0, offered = 0;
+    for (int i = 0; i < 60; i++) {
+        uint64_t seed = (uint64_t)i + 11;
+        const char *names[] = {"A", "B", "C"}, *agents[] = {"random", "random", "random"};
+        carc_game *g = carc_game_new(r, 3, names, seed, err, sizeof err);
+        if (!g) fail_msg("%s", err);
+        agent *ag[3];
+        for (int p = 0; p < 3; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
+        carc_record_writer w;
+        carc_writer_begin(&w, "tests/variants/test-abbey-like.ini", seed, 3, names, agents, NULL, 0);
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_CHOICE && strcmp(carc_decision_label(g), "place") == 0 && carc_last_drawn(g) < 0 &&
+                carc_option_count(g) > 1) {
+                /* Before the draw: held placements, then draw-tile. */
+                for (int k = 0; k < carc_option_count(g); k++) {
+                    int x, y;
+                    char t[64];
+                    carc_option_text(g, k, t, sizeof t);
+                    if (carc_option_placement(g, k, NULL, &x, &y, NULL) < 0) {
+                        assert_string_equal(t, "draw-tile");
+                        continue;
+                    }
+                    offered++;
+                    assert_true(strncmp(t, "place base:B ", 13) == 0);
+                    assert_true(carc_tile_index_at(g, x, y - 1) >= 0 && carc_tile_index_at(g, x + 1, y) >= 0 &&
+                                carc_tile_index_at(g, x, y + 1) >= 0 && carc_tile_index_at(g, x - 1, y) >= 0);
+                }
+                int before = carc_held_tiles(g, carc_decision_player(g));
+                int who = carc_decision_player(g);
+                answer_and_record(g, st, ag, &w);
+                chosen += carc_held_tiles(g, who) < before;
+                continue;
+            }
+            answer_and_record(g, st, ag, &w);
+        }
+        check_record_replays(&w, r, g, "abbey-like");
+        carc_writer_free(&w);
+        for (int p = 0; p < 3; p++) agent_free(ag[p]);
+        carc_game_free(g);
+    }
+    assert_true(offered > 0);
+    assert_true(chosen > 0);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_plugin_places_a_tile),
         cmocka_unit_test(test_base_unchanged),
         cmocka_unit_test(test_script_filter),
+        cmocka_unit_test(test_script_held_tiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
