@@ -95,12 +95,49 @@ static void test_strength_from_handler(void **state)
     carc_rules_free(r);
 }
 
+/* The Lua twin (tests/scripts/strength.lua, carc.set_supply_by_players,
+ * strength_zero, carc.feature_majority): the same supplies and scores. */
+static void test_script_twin(void **state)
+{
+    (void)state;
+    char err[512];
+    carc_rules *r = carc_variant_load("tests/variants/test-strength-lua.ini", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    static const int floors[] = {0, 0, 10, 9, 7, 6, 5};
+    for (int n = 2; n <= 6; n++) {
+        carc_game *g = carc_game_new(r, n, NULL, 1, err, sizeof err);
+        assert_non_null(g);
+        assert_int_equal(carc_supply(g, n - 1, "floor"), floors[n]);
+        assert_int_equal(carc_supply(g, 0, "mayor"), 1);
+        carc_game_free(g);
+    }
+    carc_rules_free(r);
+    static const struct {
+        const char *tile;
+        int red;
+    } cases[] = {{"E", 0}, {"M", 3}};
+    for (size_t i = 0; i < 2; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "carcassonne-record 1\nvariant tests/variants/test-strength-lua.ini\nseed 5\nplayer Red random\n"
+                 "player Blue random\n---\ndraw base:E\nplace 0,1 r180\ndeploy mayor city@S\ndraw base:%s\n"
+                 "place 0,2 r0\npass\nend\n",
+                 cases[i].tile);
+        carc_game *g = replay_text(text, &r);
+        assert_int_equal(carc_score(g, 0), cases[i].red);
+        assert_int_equal(carc_score(g, 1), 0);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_supply_by_players),
         cmocka_unit_test(test_strength_zero_wins_nothing),
         cmocka_unit_test(test_strength_from_handler),
+        cmocka_unit_test(test_script_twin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
