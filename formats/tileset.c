@@ -218,7 +218,7 @@ static int resolve_touches(ts_ctx *c, tile_type *t)
             named |= (uint16_t)(1u << seg);
         }
         for (int i = 0; i < t->nsegs; i++)
-            if (named & (1u << i)) t->segs[i].touches |= (uint16_t)(named & ~(1u << i));
+            if (named & (1u << i)) t->touches[i] |= (uint16_t)(named & ~(1u << i));
     }
     c->ntouches = 0;
     return 1;

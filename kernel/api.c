@@ -791,6 +791,8 @@ static int api_place_tile(carc_ctx *ctx, int type, int x, int y, int rot)
         return api_error(ctx, "place_tile: the tile does not fit there (an open space whose edges it matches)");
     if (tiles_outstanding(g) >= g->rules->max_tiles)
         return api_error(ctx, "place_tile: no room for another tile in this game (reserve_tiles during init)");
+    if (g->turn.ncompleted + placement_completions_bound(g, type, x, y) > (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]))
+        return api_error(ctx, "place_tile: this turn has completed too many features for the kernel to note more");
     int t = board_place(g, type, x, y, rot);
     if (t < 0 || g->failed) return api_error(ctx, "place_tile: board full");
     carc_event e = {0};
@@ -811,7 +813,7 @@ static int api_segment_touches(carc_ctx *ctx, int t, int s)
 {
     GAME_ONLY(ctx, -1);
     if (!seg_ok(ctx, t, s)) return api_error(ctx, "segment_touches: bad tile or segment");
-    return ctx->rules->types[ctx->g->tiles[t].type].segs[s].touches;
+    return ctx->rules->types[ctx->g->tiles[t].type].touches[s];
 }
 
 static int api_tile_types(carc_ctx *ctx) { return ctx->rules->ntypes; }

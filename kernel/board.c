@@ -137,12 +137,8 @@ static void note_completed(carc_game *g, int root)
     if (n->flags & NODE_COMPLETE) return;
     n->flags |= NODE_COMPLETE;
     /* Sized for every segment of the placed tile and its 8 neighbours: each
-     * feature is noted once (NODE_COMPLETE), so one placement cannot
-     * overflow it; tiles a plugin places in the same turn (place_tile) might. */
-    if (g->turn.ncompleted == (int)(sizeof g->turn.completed / sizeof g->turn.completed[0])) {
-        game_fail(g, "more features completed in one turn than the kernel can score (%d)", g->turn.ncompleted);
-        return;
-    }
+     * feature is noted once (NODE_COMPLETE), so this cannot overflow. */
+    assert(g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]));
     g->turn.completed[g->turn.ncompleted++] = root;
 }
 

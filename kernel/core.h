@@ -82,7 +82,6 @@ typedef struct seg_def {
     uint8_t kind;
     uint16_t ports;        /* 12-bit mask, unrotated */
     uint16_t borders;      /* fields: bitmask of segment indices of cities */
-    uint16_t touches;      /* segments of the tile it touches (tile sets' `touches`) */
     uint8_t nmarks;
     uint8_t mark[MAX_SEG_MARKS];
     uint8_t mark_count[MAX_SEG_MARKS];
@@ -107,6 +106,9 @@ typedef struct tile_type {
      * of 8 neighbours, with its 4 orthogonal neighbours, when its ports
      * close: what a placement checks without looking up the kinds. */
     uint16_t ring_segs, cross_segs, ports_segs;
+    /* The segments each segment touches (tile sets' `touches`): kept apart
+     * from segs, which placements read, so as not to widen them. */
+    uint16_t touches[MAX_SEGS];
 } tile_type;
 
 typedef struct tile_set {
@@ -343,9 +345,6 @@ struct carc_game {
 
     int16_t *pile;          int npile;
     int16_t *aside;         int naside;   /* set aside by plugins */
-    /* Tiles each player holds outside the pile (give_tile): tile types. */
-    int16_t held[CARC_MAX_PLAYERS][MAX_HELD];
-    uint8_t nheld[CARC_MAX_PLAYERS];
 
     placed *tiles;          int ntiles;
     cell *cells;            int cell_mask;
@@ -421,6 +420,10 @@ struct carc_game {
 
     uint32_t stamp;         /* for visited marks */
     uint32_t *tile_stamp;   /* per placed tile */
+
+    /* Tiles each player holds outside the pile (give_tile): tile types. */
+    int16_t held[CARC_MAX_PLAYERS][MAX_HELD];
+    uint8_t nheld[CARC_MAX_PLAYERS];
 };
 
 /* ---- internal functions ------------------------------------------------------ */
@@ -543,6 +546,9 @@ bool board_any_placement(const carc_game *g, int type);
 
 /* placement.c: the placement decision opened to plugins (place-offer,
  * place-filter), held tiles, tiles placed by plugins */
+/* At most how many features placing tile type `type` at x,y can complete
+ * (what the turn's list of completed features must have room for). */
+int placement_completions_bound(const carc_game *g, int type, int x, int y);
 /* Applies the kernel's `place SET:ID ...` (a held tile) and `draw-tile`. */
 int placement_apply(carc_game *g, const carc_option *opt, int player);
 /* Whether tile type `type` has a legal placement that place-filter leaves. */

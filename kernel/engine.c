@@ -509,7 +509,7 @@ static int pile_class_of(const carc_game *g, int type)
 
 /* carc_draw for rules whose pile has an order: one draw of the pile's
  * generator, as for any pile, among the tiles that may come now. */
-static int draw_ordered(carc_game *g, int type)
+static int __attribute__((noinline, cold)) draw_ordered(carc_game *g, int type)
 {
     int cls = pile_class_now(g), n = 0;
     for (int i = 0; i < g->npile; i++) n += !cls || pile_class_of(g, g->pile[i]) == cls;
@@ -551,7 +551,7 @@ int carc_draw(carc_game *g, int type)
         game_fail(g, "the pile is empty");
         return -1;
     }
-    if (g->rules->pile_order) return draw_ordered(g, type);
+    if (__builtin_expect(g->rules->pile_order, 0)) return draw_ordered(g, type);
     /* The pile's generator advances on every draw, named or not, so a record
      * that names the draws a seeded game made keeps the pile in step and a
      * resumed game draws on exactly as the original would have. */

@@ -134,3 +134,18 @@ int placement_apply(carc_game *g, const carc_option *opt, int player)
     e.flags = CARC_PLACED_HELD;
     return dispatch(g, CARC_EV_TILE_PLACED, &e);
 }
+
+int placement_completions_bound(const carc_game *g, int type, int x, int y)
+{
+    /* The new tile's features, and the ring and cross features of its 8
+     * neighbours (the turn's list notes each feature once). */
+    int n = g->rules->types[type].nsegs;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int t = (dx || dy) ? board_tile_at(g, x + dx, y + dy) : -1;
+            if (t < 0) continue;
+            const tile_type *tt = &g->rules->types[g->tiles[t].type];
+            n += __builtin_popcount((unsigned)(tt->ring_segs | tt->cross_segs));
+        }
+    return n;
+}

@@ -218,5 +218,5 @@ int carc_segment_marks(const carc_game *g, int tile, int seg, int mark)
 unsigned carc_type_segment_touches(const carc_rules *r, int type, int seg)
 {
     if (type < 0 || type >= r->ntypes || seg < 0 || seg >= r->types[type].nsegs) return 0;
-    return r->types[type].segs[seg].touches;
+    return r->types[type].touches[seg];
 }
