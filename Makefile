@@ -2,6 +2,7 @@
 #
 #   make              libcarc (static and shared), the carc command, the plugins
 #   make test         build and run every test (what .ci/run runs)
+#   make check-layers each layer keeps to its headers (make test runs it)
 #   make test-quick   units, scenarios and a short property run (under 20 s)
 #   make golden       rewrite tests/golden/hashes.txt (seeded games' results) and print what changed
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
@@ -136,6 +137,15 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins sh tests/records_replay_test.sh
 	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
+
+# The layers keep to their headers (tests/check_layers.sh: kernel/ the game
+# alone, host/ and formats/ through kernel_host.h, cli/ through the public
+# headers), and the check sees a violation planted in a copy of the tree.
+.PHONY: check-layers
+check-layers:
+	@sh tests/check_layers.sh
+	@sh tests/check_layers_test.sh >/dev/null || sh tests/check_layers_test.sh
+test: check-layers
 
 # The quick tier, for while you work: the unit and scenario programs, then the
 # property tests on a few games each (self-checking every move, as in make

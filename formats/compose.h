@@ -13,7 +13,7 @@
  * two files) are an error naming both, unless a module including both
  * settles it.
  *
- * Everything here is internal to the kernel (variant.c builds rules from a
+ * Everything here is internal to libcarc's formats (variant.c builds rules from a
  * resolved composition).
  */
 #ifndef CARC_COMPOSE_H

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "kernel_host.h"
 #include "inireader.h"
+#include "tileset.h"
 
 typedef struct ts_ctx {
     struct carc_rules *r;

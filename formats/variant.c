@@ -9,8 +9,9 @@
 #include <unistd.h>
 
 #include "compose.h"
-#include "core.h"
+#include "kernel_host.h"
 #include "plugin.h"
+#include "tileset.h"
 
 #ifndef CARC_DATADIR
 #define CARC_DATADIR "."

@@ -67,7 +67,9 @@ int script_checked(lua_State *L, carc_ctx *ctx, int rc)
 {
     if (rc < 0) {
         char m[512];
-        const char *src = ctx->g ? ctx->g->error : ctx->rules->reg_error;
+        size_t errn = 0;
+        char *game_error = ctx->g ? game_error_buffer(ctx->g, &errn) : NULL;
+        const char *src = ctx->g ? game_error : ctx->rules->reg_error;
         snprintf(m, sizeof m, "%s", src && *src ? src : "carc call failed");
         char where[300] = "";
         lua_Debug ar; /* the script's line that made the call, through pcall and other C functions */
@@ -76,11 +78,11 @@ int script_checked(lua_State *L, carc_ctx *ctx, int rc)
                 snprintf(where, sizeof where, "%s:%d: ", ar.short_src, ar.currentline);
                 break;
             }
-        if (ctx->g && ctx->g->failed && *where) {
+        if (ctx->g && game_failed(ctx->g) && *where) {
             /* "NAME: refusal" becomes "NAME: file:line: refusal" */
             const char *rest = strstr(m, ": ");
             size_t head = rest ? (size_t)(rest - m) + 2 : 0;
-            snprintf(ctx->g->error, sizeof ctx->g->error, "%.*s%s%s", (int)head, m, where, m + head);
+            snprintf(game_error, errn, "%.*s%s%s", (int)head, m, where, m + head);
         } else if (!ctx->g && *where) {
             snprintf(ctx->rules->reg_error, sizeof ctx->rules->reg_error, "%s%s", where, m);
         }

@@ -134,9 +134,9 @@ static int l_tile_type_name(lua_State *L)
 static int l_pile_take(lua_State *L)
 {
     CTX(L);
-    int rc = API->pile_take(ctx, arg(L, 1));
-    if (ctx->g && ctx->g->failed) return script_checked(L, ctx, -1);
-    lua_pushboolean(L, rc == 0);
+    int type = arg(L, 1);
+    if (type < 0 || type >= API->tile_types(ctx)) return script_checked(L, ctx, API->pile_take(ctx, type)); /* refused */
+    lua_pushboolean(L, API->pile_take(ctx, type) == 0);
     return 1;
 }
 

@@ -405,7 +405,7 @@ static int each_figure_on_next(lua_State *L)
     CTX(L);
     lua_Integer tile = luaL_checkinteger(L, 1), after = luaL_checkinteger(L, 2);
     if (!ctx->g) return API->figures(ctx), 0; /* reports the call needs a game */
-    if (tile < 0 || tile >= ctx->g->ntiles) return 0;
+    if (tile < 0 || tile >= API->tiles(ctx)) return 0;
     int id = API->figure_next_on_tile(ctx, (int)tile, after < INT_MIN ? INT_MIN : after > INT_MAX ? INT_MAX : (int)after);
     carc_figure_info fi;
     if (id < 0 || API->figure(ctx, id, &fi) <= 0) return 0;

@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "core.h"
+#include "kernel_host.h"
 #include "lua_host.h"
 #include "plugin.h"
 

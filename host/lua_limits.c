@@ -206,11 +206,12 @@ static void call_begin(lua_host *h, carc_ctx *ctx)
     h->stopped = STOP_NONE;
     h->printed = 0;
     script_set_hook(h->L, HOOK_EVERY);
-    const carc_game *g = ctx->g;
-    if (g && (g->serial != h->turn_game || g->turn.number != h->turn_number || g->in_end != h->turn_end)) {
-        h->turn_game = g->serial;
-        h->turn_number = g->turn.number;
-        h->turn_end = g->in_end;
+    if (!ctx->g) return;
+    game_host_view at = game_host_view_of(ctx->g);
+    if (at.serial != h->turn_game || at.turn != h->turn_number || at.in_end != h->turn_end) {
+        h->turn_game = at.serial;
+        h->turn_number = at.turn;
+        h->turn_end = at.in_end;
         h->turn_used = 0;
         h->turn_ns = 0;
     }

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
-#include "core.h"
+#include "kernel_host.h"
 #include "lua_host.h"
 
 #ifndef CARC_PLUGINDIR

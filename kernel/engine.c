@@ -62,6 +62,47 @@ int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
 
 /* ---- lifecycle ---------------------------------------------------------------- */
 
+/* Every array a game owns, listed once: carc_game_new, carc_game_clone,
+ * game_copy and carc_game_free all follow this table.
+ *   X(field, made, used, cap, kind)
+ *   made  elements a new game makes room for (0: none until it grows)
+ *   used  elements in use: what a clone or a copy carries
+ *   cap   the field counting a growable array's room (none: its room is made)
+ *   kind  FIXED    sized once from the rules, written before it is read
+ *         CELLS    sized once, all zero when made (a free cell's key is 0); a
+ *                  copy restores only the cells that differ (cells_origin)
+ *         STATE    the plugins' state blocks: all zero when made, copied block
+ *                  by block up to each one's used length (copy_plugin_states)
+ *         GROWS    grows by doubling; a copy makes room first
+ *         OPTIONS  grows; a copy may leave out the pending decision's
+ *         OWN      grows; a copy keeps its own (the award log)
+ * The expressions read g (the game), r (its rules), maxt (its room for
+ * tiles) and cells (its room for cells). */
+#define GAME_ARRAYS(X)                                                                                 \
+    X(pile, maxt, g->npile, none, FIXED)                                                              \
+    X(aside, maxt, g->naside, none, FIXED)                                                            \
+    X(tiles, maxt, g->ntiles, none, FIXED)                                                            \
+    X(cells, cells, g->cell_mask + 1, none, CELLS)                                                    \
+    X(front, 4 * maxt + 8, g->nfront, none, FIXED)                                                    \
+    X(nodes, (size_t)maxt * MAX_SEGS, g->nnodes, none, FIXED)                                         \
+    X(node_marks, (size_t)maxt * MAX_SEGS * (size_t)r->nmarks, (size_t)g->nnodes * (size_t)r->nmarks, \
+      none, FIXED)                                                                                    \
+    X(figs, CARC_MAX_PLAYERS * (r->k.followers + 8) + 16, g->nfigs, cap_figs, GROWS)                  \
+    X(tile_stamp, maxt, g->ntiles, none, FIXED)                                                       \
+    X(pstate, r->state_size, r->state_size, none, STATE)                                              \
+    X(opts, 0, g->nopts, cap_opts, OPTIONS)                                                           \
+    X(log, 0, g->nlog, cap_log, OWN)                                                                  \
+    X(batch, 0, g->nbatch, cap_batch, GROWS)                                                          \
+    X(landing, 0, g->nlanding, cap_landing, GROWS)
+
+/* Whether an array of that kind is sized once (0) or grows (1). */
+#define GROWS_FIXED 0
+#define GROWS_CELLS 0
+#define GROWS_STATE 0
+#define GROWS_GROWS 1
+#define GROWS_OPTIONS 1
+#define GROWS_OWN 1
+
 static void *xcalloc(size_t n, size_t size, bool *oom)
 {
     void *p = calloc(n ? n : 1, size);
@@ -118,18 +159,23 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
      * hash stays under half full, and is small to clear and to copy. */
     int maxcells = 4 * maxt + 8, cap = 16;
     while (cap < maxcells + maxcells / 2) cap <<= 1;
-    g->pile = xmalloc((size_t)maxt, sizeof *g->pile, &oom);
-    g->aside = xmalloc((size_t)maxt, sizeof *g->aside, &oom);
-    g->tiles = xmalloc((size_t)maxt, sizeof *g->tiles, &oom);
-    g->cells = xcalloc((size_t)cap, sizeof *g->cells, &oom); /* a free cell's key is 0 */
     g->cell_mask = cap - 1;
-    g->front = xmalloc((size_t)maxcells, sizeof *g->front, &oom);
-    g->nodes = xmalloc((size_t)maxt * MAX_SEGS, sizeof *g->nodes, &oom);
-    g->node_marks = xmalloc((size_t)maxt * MAX_SEGS * (size_t)r->nmarks, sizeof *g->node_marks, &oom);
-    g->cap_figs = CARC_MAX_PLAYERS * (r->k.followers + 8) + 16;
-    g->figs = xmalloc((size_t)g->cap_figs, sizeof *g->figs, &oom);
-    g->tile_stamp = xmalloc((size_t)maxt, sizeof *g->tile_stamp, &oom);
-    g->pstate = xcalloc(r->state_size, 1, &oom); /* plugin state starts all zero */
+    size_t cells = (size_t)cap;
+#define NEW_SIZED(f, made) g->f = xmalloc((size_t)(made), sizeof *g->f, &oom)
+#define NEW_CLEARED(f, made) g->f = xcalloc((size_t)(made), sizeof *g->f, &oom)
+#define NEW_GROWING(f, made, cap)                                       \
+    if ((made) > 0) {                                                   \
+        g->cap = (made);                                                \
+        g->f = xmalloc((size_t)(made), sizeof *g->f, &oom);             \
+    }
+#define NEW_ARRAY(f, made, used, cap, kind) NEW_##kind(f, made, cap);
+#define NEW_FIXED(f, made, cap) NEW_SIZED(f, made)
+#define NEW_CELLS(f, made, cap) NEW_CLEARED(f, made)
+#define NEW_STATE(f, made, cap) NEW_CLEARED(f, made)
+#define NEW_GROWS(f, made, cap) NEW_GROWING(f, made, cap)
+#define NEW_OPTIONS(f, made, cap) NEW_GROWING(f, made, cap)
+#define NEW_OWN(f, made, cap) NEW_GROWING(f, made, cap)
+    GAME_ARRAYS(NEW_ARRAY)
     g->made_max_tiles = maxt;
     g->made_state_size = r->state_size;
     g->serial = game_serial_new();
@@ -172,39 +218,32 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
         size_t bytes_ = (size_t)(cap) * sizeof *(src)->field;                 \
         (dst)->field = malloc(bytes_ ? bytes_ : 1);                           \
         if (!(dst)->field) ok = false;                                        \
-        else if (used) memcpy((dst)->field, (src)->field, (size_t)(used) * sizeof *(src)->field); \
+        else if ((used) > 0) memcpy((dst)->field, (src)->field, (size_t)(used) * sizeof *(src)->field); \
     } while (0)
 
 carc_game *carc_game_clone(const carc_game *src)
 {
-    const struct carc_rules *r = src->rules;
-    carc_game *g = malloc(sizeof *g);
-    if (!g) return NULL;
-    *g = *src;
+    carc_game *clone = malloc(sizeof *clone);
+    if (!clone) return NULL;
+    *clone = *src;
     bool ok = true;
+    const carc_game *g = src; /* GAME_ARRAYS reads the source */
+    const struct carc_rules *r = g->rules;
     int maxt = r->max_tiles;
-    CLONE_ARRAY(g, src, pile, src->npile, maxt);
-    CLONE_ARRAY(g, src, aside, src->naside, maxt);
-    CLONE_ARRAY(g, src, tiles, src->ntiles, maxt);
-    CLONE_ARRAY(g, src, cells, src->cell_mask + 1, src->cell_mask + 1);
-    CLONE_ARRAY(g, src, front, src->nfront, 4 * maxt + 8);
-    CLONE_ARRAY(g, src, nodes, src->nnodes, (size_t)maxt * MAX_SEGS);
-    size_t marks_used = (size_t)src->nnodes * (size_t)r->nmarks;
-    CLONE_ARRAY(g, src, node_marks, marks_used, (size_t)maxt * MAX_SEGS * (size_t)r->nmarks);
-    CLONE_ARRAY(g, src, figs, src->nfigs, src->cap_figs);
-    CLONE_ARRAY(g, src, tile_stamp, src->ntiles, maxt);
-    CLONE_ARRAY(g, src, pstate, r->state_size, r->state_size);
-    CLONE_ARRAY(g, src, opts, src->nopts, src->cap_opts);
-    CLONE_ARRAY(g, src, log, src->nlog, src->cap_log);
-    CLONE_ARRAY(g, src, batch, src->nbatch, src->cap_batch);
-    CLONE_ARRAY(g, src, landing, src->nlanding, src->cap_landing);
-    g->serial = game_serial_new();
-    g->ncell_journal = -1;
+    size_t cells = (size_t)g->cell_mask + 1;
+#define CLONE_ROOM_0(made, cap) (made)
+#define CLONE_ROOM_1(made, cap) g->cap
+#define CLONE_ROOM(grows, made, cap) CLONE_ROOM_##grows(made, cap)
+#define CLONE_ROOM_OF(grows, made, cap) CLONE_ROOM(grows, made, cap)
+#define CLONE_EACH(f, made, used, cap, kind) CLONE_ARRAY(clone, g, f, used, CLONE_ROOM_OF(GROWS_##kind, made, cap));
+    GAME_ARRAYS(CLONE_EACH)
+    clone->serial = game_serial_new();
+    clone->ncell_journal = -1;
     if (!ok) {
-        carc_game_free(g);
+        carc_game_free(clone);
         return NULL;
     }
-    return g;
+    return clone;
 }
 
 /* Grows a heap array to at least `need` elements; false when out of memory
@@ -231,21 +270,9 @@ uint64_t game_serial_new(void)
     return atomic_fetch_add(&next, 1);
 }
 
-/* The arrays a game owns (and their room), which a copy into it keeps. */
-typedef struct game_memory {
-    int16_t *pile, *aside;
-    placed *tiles;
-    cell *cells;
-    frontier_pos *front;
-    node *nodes;
-    uint16_t *node_marks;
-    figure *figs;
-    uint32_t *tile_stamp;
-    unsigned char *pstate;
-    carc_option *opts;
-    carc_award *log, *batch, *landing;
-    int cap_figs, cap_opts, cap_log, cap_batch, cap_landing;
-} game_memory;
+/* Each array's place in GAME_ARRAYS. */
+#define ARRAY_INDEX(f, made, used, cap, kind) ARRAY_##f,
+enum { GAME_ARRAYS(ARRAY_INDEX) GAME_NARRAYS };
 
 /* What a game's cells are: the cells of the game `base` when it had
  * `tiles` tiles, except at the n indices of `journal` (core.h). */
@@ -286,12 +313,19 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     if (dst == src || dst->rules != src->rules || dst->cell_mask != src->cell_mask ||
         dst->made_max_tiles != src->made_max_tiles || dst->made_state_size != src->made_state_size)
         return -1;
-    /* Room first, so that a failure leaves dst as it was. */
-    if (!reserve((void **)&dst->figs, &dst->cap_figs, src->cap_figs, sizeof *dst->figs) ||
-        !reserve((void **)&dst->opts, &dst->cap_opts, src->cap_opts, sizeof *dst->opts) ||
-        !reserve((void **)&dst->batch, &dst->cap_batch, src->cap_batch, sizeof *dst->batch) ||
-        !reserve((void **)&dst->landing, &dst->cap_landing, src->cap_landing, sizeof *dst->landing))
-        return -1;
+    const carc_game *g = src; /* GAME_ARRAYS reads the source */
+    const struct carc_rules *r = g->rules;
+    /* Room first, so that a failure leaves dst as it was (the log is dst's own). */
+#define RESERVE_ROOM(f, cap) \
+    if (!reserve((void **)&dst->f, &dst->cap, src->cap, sizeof *dst->f)) return -1;
+#define RESERVE_EACH(f, made, used, cap, kind) RESERVE_##kind(f, cap)
+#define RESERVE_FIXED(f, cap)
+#define RESERVE_CELLS(f, cap)
+#define RESERVE_STATE(f, cap)
+#define RESERVE_GROWS(f, cap) RESERVE_ROOM(f, cap)
+#define RESERVE_OPTIONS(f, cap) RESERVE_ROOM(f, cap)
+#define RESERVE_OWN(f, cap)
+    GAME_ARRAYS(RESERVE_EACH)
     /* The cells: when dst's and src's are the same base's except at their
      * journals' indices, only those are copied. */
     cells_origin from = cells_origin_of(src), was = cells_origin_of(dst);
@@ -301,45 +335,35 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     } else {
         COPY_USED(dst, src, cells, src->cell_mask + 1);
     }
-    game_memory m = {dst->pile, dst->aside, dst->tiles, dst->cells, dst->front, dst->nodes, dst->node_marks, dst->figs,
-                     dst->tile_stamp, dst->pstate, dst->opts, dst->log, dst->batch, dst->landing,
-                     dst->cap_figs, dst->cap_opts, dst->cap_log, dst->cap_batch, dst->cap_landing};
+    /* dst keeps its own arrays and their room. */
+    void *owned[GAME_NARRAYS];
+    int room[GAME_NARRAYS];
+#define KEEP_ROOM_0(f, cap)
+#define KEEP_ROOM_1(f, cap) room[ARRAY_##f] = dst->cap;
+#define KEEP_ROOM(grows, f, cap) KEEP_ROOM_##grows(f, cap)
+#define KEEP_ROOM_OF(grows, f, cap) KEEP_ROOM(grows, f, cap)
+#define KEEP_EACH(f, made, used, cap, kind) owned[ARRAY_##f] = dst->f; KEEP_ROOM_OF(GROWS_##kind, f, cap)
+    GAME_ARRAYS(KEEP_EACH)
     *dst = *src;
-    dst->pile = m.pile;
-    dst->aside = m.aside;
-    dst->tiles = m.tiles;
-    dst->cells = m.cells;
-    dst->front = m.front;
-    dst->nodes = m.nodes;
-    dst->node_marks = m.node_marks;
-    dst->figs = m.figs;
-    dst->cap_figs = m.cap_figs;
-    dst->tile_stamp = m.tile_stamp;
-    dst->pstate = m.pstate;
-    dst->opts = m.opts;
-    dst->cap_opts = m.cap_opts;
-    dst->log = m.log;
-    dst->cap_log = m.cap_log;
-    dst->batch = m.batch;
-    dst->cap_batch = m.cap_batch;
-    dst->landing = m.landing;
-    dst->cap_landing = m.cap_landing;
+#define PUT_ROOM_0(f, cap)
+#define PUT_ROOM_1(f, cap) dst->cap = room[ARRAY_##f];
+#define PUT_ROOM(grows, f, cap) PUT_ROOM_##grows(f, cap)
+#define PUT_ROOM_OF(grows, f, cap) PUT_ROOM(grows, f, cap)
+#define PUT_EACH(f, made, used, cap, kind) dst->f = owned[ARRAY_##f]; PUT_ROOM_OF(GROWS_##kind, f, cap)
+    GAME_ARRAYS(PUT_EACH)
     dst->serial = game_serial_new(); /* new contents: a copy made from dst must not count on the old */
     dst->cells_base = from.base;
     dst->cells_base_tiles = from.tiles;
     dst->ncell_journal = from.n; /* src's journal came with the struct */
-    COPY_USED(dst, src, pile, src->npile);
-    COPY_USED(dst, src, aside, src->naside);
-    COPY_USED(dst, src, tiles, src->ntiles);
-    COPY_USED(dst, src, front, src->nfront);
-    COPY_USED(dst, src, nodes, src->nnodes);
-    size_t marks_used = (size_t)src->nnodes * (size_t)src->rules->nmarks;
-    COPY_USED(dst, src, node_marks, marks_used);
-    COPY_USED(dst, src, figs, src->nfigs);
-    COPY_USED(dst, src, tile_stamp, src->ntiles);
-    copy_plugin_states(dst, src);
-    COPY_USED(dst, src, batch, src->nbatch);
-    COPY_USED(dst, src, landing, src->nlanding);
+    /* The contents: the cells are copied above, the options below. */
+#define COPY_EACH(f, made, used, cap, kind) COPY_##kind(f, used)
+#define COPY_FIXED(f, used) COPY_USED(dst, src, f, used);
+#define COPY_CELLS(f, used)
+#define COPY_STATE(f, used) copy_plugin_states(dst, src);
+#define COPY_GROWS(f, used) COPY_USED(dst, src, f, used);
+#define COPY_OPTIONS(f, used)
+#define COPY_OWN(f, used)
+    GAME_ARRAYS(COPY_EACH)
     /* The log only grows and no rule reads it: the copy starts its own. */
     dst->log_from = src->log_from + src->nlog;
     dst->nlog = 0;
@@ -381,23 +405,24 @@ void carc_game_reseed_hidden(carc_game *g, uint64_t seed)
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
 }
 
+game_host_view game_host_view_of(const carc_game *g)
+{
+    return (game_host_view){g->serial, g->turn.number, g->in_end};
+}
+
+char *game_error_buffer(carc_game *g, size_t *n)
+{
+    *n = sizeof g->error;
+    return g->error;
+}
+
+bool game_failed(const carc_game *g) { return g->failed; }
+
 void carc_game_free(carc_game *g)
 {
     if (!g) return;
-    free(g->pile);
-    free(g->aside);
-    free(g->tiles);
-    free(g->cells);
-    free(g->front);
-    free(g->nodes);
-    free(g->node_marks);
-    free(g->figs);
-    free(g->tile_stamp);
-    free(g->pstate);
-    free(g->opts);
-    free(g->log);
-    free(g->batch);
-    free(g->landing);
+#define FREE_EACH(f, made, used, cap, kind) free(g->f);
+    GAME_ARRAYS(FREE_EACH)
     free(g);
 }
 

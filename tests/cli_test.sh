@@ -88,12 +88,13 @@ check "sim --players with one agent for a 2-6 variant is refused" nz "2 to 6 pla
 check "sim --games 20 --seed 5 prints win rates" 0 "win rate" "$CARC" sim --games 20 --seed 5
 # docs/architecture.md's map matches the code: it names every file of
 # libcarc (kernel/, host/, formats/), and every function or field it names in
-# backquotes exists there (or is a test program).
+# backquotes exists there or in cli/ (or is a test program).
 missing=
 for f in kernel/*.c host/*.c formats/*.c; do grep -q "\`${f#*/}\`" docs/architecture.md || missing="$missing $f"; done
 for w in $(grep -oE '`[a-z][a-z0-9_]*_[a-z0-9_]*`' docs/architecture.md | tr -d '`' | sort -u); do
     case $w in test_*) [ -e "tests/$w.c" ] && continue;; esac
-    grep -qw "$w" kernel/*.c kernel/*.h host/*.c host/*.h formats/*.c formats/*.h || missing="$missing $w"
+    grep -qw "$w" kernel/*.c kernel/*.h host/*.c host/*.h formats/*.c formats/*.h cli/*/*.c cli/*/*.h ||
+        missing="$missing $w"
 done
 if [ -z "$missing" ]; then pass "docs/architecture.md names every libcarc file and only functions that exist"
 else fail "docs/architecture.md's map" "not matching the code:$missing"; fi
