@@ -151,7 +151,7 @@ check-layers:
 # The quick tier, for while you work: the unit and scenario programs, then the
 # property tests on a few games each (self-checking every move, as in make
 # test). Not the command-line, sandbox, search, study or fuzz-regression tests.
-QUICK_UNITS := board check inputs limits plugins render figures
+QUICK_UNITS := board check inputs limits plugins render figures placement strength
 QUICK_PROPERTY := property ark robbers princess_dragon
 QUICK_GAMES ?= 40
 test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPERTY)) $(TEST_PLUGIN_SO)

@@ -290,8 +290,20 @@ static int on_line(void *user, const char *section, const char *name, const char
             return on_include(r, value);
         } else if (strcmp(name, "without") == 0) {
             return list_key(r, IT_WITHOUT_MODULE, "", "", value);
+        } else if (strcmp(name, "requires") == 0) {
+            if (strcmp(value, "first") != 0)
+                RFAIL(r, "requires expects 'first' (the module's tile sets come before every other's), not '%s'", value);
+            md->requires_first = true;
+            md->requires_line = line;
+        } else if (strcmp(name, "after") == 0 || strcmp(name, "conflicts") == 0) {
+            bool after = strcmp(name, "after") == 0;
+            char *dst = after ? md->after : md->conflicts;
+            if (!*value || strlen(value) >= sizeof md->after) RFAIL(r, "%s expects module names, at most 255 characters", name);
+            snprintf(dst, sizeof md->after, "%s", value);
+            *(after ? &md->after_line : &md->conflicts_line) = line;
         } else {
-            RFAIL(r, "unknown key '%s' in [variant] (expected name, title, players, include, without)", name);
+            RFAIL(r, "unknown key '%s' in [variant] (expected name, title, players, include, without, requires, after, "
+                     "conflicts)", name);
         }
     } else if (strcmp(section, "tiles") == 0) {
         if (strcmp(name, "sets") == 0) return list_key(r, IT_SET, "tiles", ".ini", value);
@@ -648,11 +660,64 @@ static void resolve_players(const composition *c, int m, int *lo, int *hi, int *
     }
 }
 
+/* The position in c->order of the active module named `name`, or -1. */
+static int active_position(const composition *c, const char *name)
+{
+    for (int o = 0; o < c->norder; o++)
+        if (module_matches(c, c->order[o], name)) return o;
+    return -1;
+}
+
+static bool brings_sets(const module *md)
+{
+    for (int i = 0; i < md->nitems; i++)
+        if (md->items[i].kind == IT_SET) return true;
+    return false;
+}
+
+/* What each active module requires of the composition (requires = first,
+ * after, conflicts), checked once the modules' order is known. */
+static int check_requirements(const composition *c, char *err, size_t errn)
+{
+    for (int o = 0; o < c->norder; o++) {
+        const module *md = &c->mods[c->order[o]];
+        if (md->requires_first)
+            for (int p = 0; p < o; p++)
+                if (brings_sets(&c->mods[c->order[p]])) {
+                    snprintf(err, errn,
+                             "%s:%d: module %s requires = first (its tile sets before every other's), but %s comes "
+                             "before it: these cannot be combined in this order; put %s first (%s+...)",
+                             md->shown, md->requires_line, md->name, c->mods[c->order[p]].name, md->name, md->name);
+                    return -1;
+                }
+        char list[256], *save = NULL;
+        snprintf(list, sizeof list, "%s", md->after);
+        for (char *t = strtok_r(list, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
+            int at = active_position(c, t);
+            if (at < 0 || at > o) {
+                snprintf(err, errn, "%s:%d: module %s needs %s before it (after = %s)%s", md->shown, md->after_line,
+                         md->name, t, md->after, at < 0 ? ", which this composition lacks" : ", which comes after it");
+                return -1;
+            }
+        }
+        snprintf(list, sizeof list, "%s", md->conflicts);
+        save = NULL;
+        for (char *t = strtok_r(list, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save))
+            if (active_position(c, t) >= 0) {
+                snprintf(err, errn, "%s:%d: modules %s and %s cannot be combined (conflicts = %s)", md->shown,
+                         md->conflicts_line, md->name, t, md->conflicts);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 static int resolve_all(composition *c, const char *const *overrides, int noverrides, char *err, size_t errn)
 {
     if (apply_module_withouts(c, err, errn) < 0) return -1;
     bool seen[COMP_MAX_MODULES] = {false};
     order_active(c, c->top, seen);
+    if (check_requirements(c, err, errn) < 0) return -1;
     if (build_list(c, err, errn) < 0) return -1;
     value_map vm;
     if (resolve_values(c, c->top, &vm) < 0) {

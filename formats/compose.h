@@ -71,6 +71,13 @@ typedef struct module {
     spec_item *items;
     int nitems, cap;
     int empty_list_line;       /* an empty `sets =`, `load =` or `scripts =` */
+    /* What it needs of a composition ([variant] requires, after, conflicts):
+     * to come first among the modules that bring tile sets, the modules
+     * that must come before it, those it cannot be combined with (names
+     * separated by spaces), each with its line (0: not said). */
+    bool requires_first;
+    int requires_line, after_line, conflicts_line;
+    char after[256], conflicts[256];
     int state;                 /* 0 new, 1 being read, 2 read */
 } module;
 

@@ -308,8 +308,11 @@ int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next
         if (type < 0)
             return fail_at(err, errn, rec->path, l->line, "'%s': no tile %s in variant %s", l->text, name,
                            carc_rules_name(rules));
-        if (carc_draw(g, type) < 0)
+        if (carc_draw(g, type) < 0) {
+            if (carc_game_error(g)[0])
+                return fail_at(err, errn, rec->path, l->line, "'%s': %s", l->text, carc_game_error(g));
             return fail_at(err, errn, rec->path, l->line, "'%s': no %s left in the pile", l->text, name);
+        }
         (*next)++;
         return CARC_RECORD_PLAYED;
     }

@@ -22,6 +22,11 @@ typedef struct ts_ctx {
     int seg_line[MAX_SEGS];
     char border_ports[MAX_SEGS][8]; /* ports named after `borders` per segment */
     int nborder[MAX_SEGS];
+    char touches[8][256];  /* the tile's `touches` lines, resolved when it is complete */
+    int touches_line[8];
+    int ntouches;
+    char last_id[NAME_LEN], start_id[NAME_LEN]; /* [set] last and start, resolved at the end */
+    int last_line, start_line;
 } ts_ctx;
 
 #define FAIL(c, ...) return (ini_reader_fail(&(c)->rd, __VA_ARGS__), 0)
@@ -135,7 +140,90 @@ static int names_into(ts_ctx *c, char *value, int (*add)(struct carc_rules *, co
     return 1;
 }
 
-static int add_declared_kind(struct carc_rules *r, const char *name) { return rules_add_kind(r, name, -1); }
+/* `kinds = NAME NAME:L ...`: kinds this set uses; NAME:L also gives the
+ * kind an edge letter (an upper-case letter no other kind has), so that
+ * `edges` can name an edge whose middle the kind holds (a river:
+ * `kinds = river:V`). Edges match by the kinds of their ports, so a river
+ * edge fits only a river edge. */
+static int declare_kinds(ts_ctx *c, char *value)
+{
+    char *tok[64];
+    int n = split(value, tok, 64);
+    if (n < 0) FAIL(c, "too many kinds");
+    for (int i = 0; i < n; i++) {
+        char *colon = strchr(tok[i], ':');
+        char letter = 0;
+        if (colon) {
+            if (colon[1] < 'A' || colon[1] > 'Z' || colon[2])
+                FAIL(c, "bad kind '%s' (NAME, or NAME:LETTER with an upper-case edge letter: river:V)", tok[i]);
+            letter = colon[1];
+            *colon = 0;
+        }
+        if (!rules_name_is_record_safe(tok[i])) FAIL(c, "bad kind name '%s' (" RECORD_SAFE_NAME_RULE ")", tok[i]);
+        int k = rules_add_kind(c->r, tok[i], -1);
+        if (k < 0) FAIL(c, "cannot declare kind '%s' (too many, or too long)", tok[i]);
+        if (!letter) continue;
+        kind_def *kd = &c->r->kinds[k];
+        if (kd->letter && kd->letter != letter)
+            FAIL(c, "kind %s has the edge letter %c already, not %c", kd->name, kd->letter, letter);
+        for (int j = 0; j < c->r->nkinds; j++)
+            if (j != k && c->r->kinds[j].letter == letter)
+                FAIL(c, "edge letter %c is the kind %s's already", letter, c->r->kinds[j].name);
+        kd->letter = letter;
+    }
+    return 1;
+}
+
+/* The kind whose edge letter is l, or -1. */
+static int kind_of_letter(const struct carc_rules *r, char l)
+{
+    for (int k = 0; k < r->nkinds; k++)
+        if (r->kinds[k].letter == l) return k;
+    return -1;
+}
+
+/* The segment of tile t that `kind@port` names (unrotated tile ports, any
+ * port of the segment; `inner` for a segment on no port), or -1. */
+static int segment_named(const struct carc_rules *r, const tile_type *t, const char *name)
+{
+    const char *at = strchr(name, '@');
+    if (!at || at == name || (size_t)(at - name) >= NAME_LEN) return -1;
+    char kname[NAME_LEN];
+    memcpy(kname, name, (size_t)(at - name));
+    kname[at - name] = 0;
+    int kind = rules_kind(r, kname);
+    if (kind < 0) return -1;
+    uint16_t mask;
+    if (token_ports(r, kind, at + 1, &mask) < 0) return -1;
+    for (int i = 0; i < t->nsegs; i++) {
+        if (t->segs[i].kind != kind) continue;
+        if (mask == 0 ? t->segs[i].ports == 0 : (t->segs[i].ports & mask) == mask) return i;
+    }
+    return -1;
+}
+
+/* `touches = SEG SEG ...` (kind@port names): the named segments of the tile
+ * touch each other (a road ending at a city, a cloister or a junction), as
+ * data a rule can ask (carc_api.segments_touching). */
+static int resolve_touches(ts_ctx *c, tile_type *t)
+{
+    for (int l = 0; l < c->ntouches; l++) {
+        c->rd.line = c->touches_line[l];
+        char *tok[MAX_SEGS + 1];
+        int n = split(c->touches[l], tok, MAX_SEGS + 1);
+        if (n < 2) FAIL(c, "tile %s: touches names two segments or more (kind@port, as road@S cloister@inner)", t->id);
+        uint16_t named = 0;
+        for (int i = 0; i < n; i++) {
+            int seg = segment_named(c->r, t, tok[i]);
+            if (seg < 0) FAIL(c, "tile %s: touches: '%s' names no segment of the tile", t->id, tok[i]);
+            named |= (uint16_t)(1u << seg);
+        }
+        for (int i = 0; i < t->nsegs; i++)
+            if (named & (1u << i)) t->touches[i] |= (uint16_t)(named & ~(1u << i));
+    }
+    c->ntouches = 0;
+    return 1;
+}
 
 /* Checks a tile once its section is complete. */
 static int finish_tile(ts_ctx *c)
@@ -177,6 +265,7 @@ static int finish_tile(ts_ctx *c)
             s->borders |= (uint16_t)(1u << target);
         }
     }
+    if (!resolve_touches(c, t)) return 0;
     c->rd.line = t->line;
     for (int p = 0; p < CARC_PORTS; p++)
         if (!(seen & (1u << p))) FAIL(c, "tile %s: port %s is covered by no segment", t->id, port_name(p));
@@ -227,6 +316,7 @@ static int handler(void *user, const char *section, const char *name, const char
             t->set = c->set;
             t->line = c->rd.section_line;
             c->have_count = c->have_edges = false;
+            c->ntouches = 0;
         } else if (strcmp(section, "set") != 0) {
             FAIL(c, "unknown section [%s] (expected [set] or [tile ID])", section);
         }
@@ -244,13 +334,22 @@ static int handler(void *user, const char *section, const char *name, const char
             snprintf(s->title, sizeof s->title, "%s", val);
             c->have_title = true;
         } else if (strcmp(name, "kinds") == 0) {
-            return names_into(c, val, add_declared_kind, "kind");
+            return declare_kinds(c, val);
+        } else if (strcmp(name, "pile") == 0) {
+            if (strcmp(val, "first") != 0)
+                FAIL(c, "bad pile '%s' (first: the set's tiles are drawn before every other set's)", val);
+            s->pile_first = true;
+        } else if (strcmp(name, "last") == 0 || strcmp(name, "start") == 0) {
+            char *slot = strcmp(name, "last") == 0 ? c->last_id : c->start_id;
+            if (!rules_name_is_record_safe(val)) FAIL(c, "bad tile id '%s' for %s", val, name);
+            snprintf(slot, NAME_LEN, "%s", val);
+            *(strcmp(name, "last") == 0 ? &c->last_line : &c->start_line) = c->rd.line;
         } else if (strcmp(name, "marks") == 0) {
             return names_into(c, val, rules_add_mark, "mark");
         } else if (strcmp(name, "tile-marks") == 0) {
             return names_into(c, val, rules_add_tmark, "tile mark");
         } else {
-            FAIL(c, "unknown key '%s' in [set] (expected name, title, kinds, marks, tile-marks)", name);
+            FAIL(c, "unknown key '%s' in [set] (expected name, title, kinds, marks, tile-marks, pile, last, start)", name);
         }
         return 1;
     }
@@ -264,12 +363,20 @@ static int handler(void *user, const char *section, const char *name, const char
         if (total > MAX_TILES) FAIL(c, "the set holds more than %d tiles", MAX_TILES);
         c->have_count = true;
     } else if (strcmp(name, "edges") == 0) {
-        if (strlen(val) != 4 || strspn(val, "CRF") != 4)
-            FAIL(c, "bad edges '%s' (four letters N E S W, each C, R or F)", val);
+        bool letters = strlen(val) == 4;
+        for (int i = 0; i < 4 && letters; i++) letters = kind_of_letter(r, val[i]) >= 0;
+        if (!letters)
+            FAIL(c, "bad edges '%s' (four letters N E S W, each C, R, F or the edge letter a [set] kinds line "
+                    "gives a kind, as kinds = river:V)", val);
         memcpy(t->edges, val, 5);
         c->have_edges = true;
     } else if (strcmp(name, "segment") == 0) {
         return parse_segment(c, t, val);
+    } else if (strcmp(name, "touches") == 0) {
+        if (c->ntouches == (int)(sizeof c->touches / sizeof c->touches[0])) FAIL(c, "tile %s: too many touches lines", t->id);
+        if (strlen(val) >= sizeof c->touches[0]) FAIL(c, "tile %s: a touches line is too long", t->id);
+        snprintf(c->touches[c->ntouches], sizeof c->touches[0], "%s", val);
+        c->touches_line[c->ntouches++] = c->rd.line;
     } else if (strcmp(name, "marks") == 0) {
         char *tok[32];
         int n = split(val, tok, 32);
@@ -287,7 +394,7 @@ static int handler(void *user, const char *section, const char *name, const char
     } else if (strcmp(name, "image") == 0) {
         if (!parse_count(val, 100000, &t->image)) FAIL(c, "bad image number '%s'", val);
     } else if (strcmp(name, "note") != 0) {
-        FAIL(c, "unknown key '%s' in a tile (expected count, edges, segment, marks, image, note)", name);
+        FAIL(c, "unknown key '%s' in a tile (expected count, edges, segment, touches, marks, image, note)", name);
     }
     return 1;
 }
@@ -322,6 +429,27 @@ int tileset_load(struct carc_rules *r, const char *path, char *err, size_t errn)
     } else if (!failed && r->ntypes == types_before) {
         snprintf(err, errn, "%s: the set has no tile", path);
         failed = -1;
+    }
+    s->last_type = s->start_type = -1;
+    for (int k = 0; k < 2 && !failed; k++) {
+        const char *id = k ? c.start_id : c.last_id;
+        if (!id[0]) continue;
+        int found = -1;
+        for (int t = types_before; t < r->ntypes && found < 0; t++)
+            if (strcmp(r->types[t].id, id) == 0) found = t;
+        if (found < 0) {
+            snprintf(err, errn, "%s:%d: %s = %s: the set has no tile %s", path, k ? c.start_line : c.last_line,
+                     k ? "start" : "last", id, id);
+            failed = -1;
+        } else if (k) {
+            s->start_type = found;
+        } else if (!s->pile_first) {
+            snprintf(err, errn, "%s:%d: last = %s needs pile = first (the tile comes last among the set's tiles, "
+                                "which are drawn first)", path, c.last_line, id);
+            failed = -1;
+        } else {
+            s->last_type = found;
+        }
     }
     if (failed) {
         r->ntypes = types_before;

@@ -83,14 +83,15 @@ static int l_define_kind(lua_State *L)
 
 /* carc.define_figure(name, per_player [, {follower=, deployable=, strength=,
  * stands_on={"road", ...} or "road city", boxed_when_scored=,
- * boxed_when_removed=}]) */
+ * boxed_when_removed=, strength_zero=}]) */
 static int l_define_figure(lua_State *L)
 {
     CTX(L);
     int flags = (opt_flag(L, 3, "follower") ? CARC_FIGURE_FOLLOWER : 0) |
                 (opt_flag(L, 3, "boxed_when_scored") ? CARC_FIGURE_BOXED_WHEN_SCORED : 0) |
                 (opt_flag(L, 3, "deployable") ? CARC_FIGURE_DEPLOYABLE : 0) |
-                (opt_flag(L, 3, "boxed_when_removed") ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0);
+                (opt_flag(L, 3, "boxed_when_removed") ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0) |
+                (opt_flag(L, 3, "strength_zero") ? CARC_FIGURE_STRENGTH_ZERO : 0);
     carc_figure_kind_def def = {luaL_checkstring(L, 1), (int)luaL_checkinteger(L, 2), flags, 1, NULL};
     char kinds[256] = "";
     if (lua_istable(L, 3)) {
@@ -788,6 +789,7 @@ void script_push_carc_table(lua_State *L)
 {
     luaL_newlib(L, carc_funcs);
     luaL_setfuncs(L, carc_fast_funcs, 0);
+    script_add_placement_funcs(L);
     static const struct { const char *name; int value; } constants[] = {
         {"AT_NONE", CARC_AT_NONE}, {"AT_SEGMENT", CARC_AT_SEGMENT}, {"AT_TILE", CARC_AT_TILE},
         {"AT_TRACK", CARC_AT_TRACK}, {"AWARD_UNROBBABLE", CARC_AWARD_UNROBBABLE},

@@ -331,6 +331,11 @@ int script_state_newindex(lua_State *L);
 /* Pushes the carc table (functions, constants, carc.state). */
 void script_push_carc_table(lua_State *L);
 
+/* ---- lua_carc_placement.c ---- */
+/* Adds API version 4's functions and constants to the carc table on the
+ * stack top. */
+void script_add_placement_funcs(lua_State *L);
+
 /* ---- lua_sandbox.c ---- */
 /* Opens the safe libraries and builds the sandbox in a fresh state, the
  * environment in the registry at "carc.env" (a lua_CFunction: call it

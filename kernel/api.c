@@ -434,7 +434,7 @@ static bool option_place_ok(carc_ctx *ctx, const carc_option *opt)
 static int api_offer(carc_ctx *ctx, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->building) return api_error(ctx, "offer: only while the action decision is built");
+    if (!ctx->g->building) return api_error(ctx, "offer: only while the action or placement decision is built");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
     if (decision_offered(ctx->g) >= MAX_PLUGIN_OPTIONS)
         return api_error(ctx, "offer: more than " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
@@ -456,7 +456,7 @@ static const carc_option *api_offered_at(carc_ctx *ctx, int i)
 static int api_veto(carc_ctx *ctx, int i)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->filtering || i < 0 || i >= decision_offered(ctx->g)) return api_error(ctx, "veto: only during action-filter");
+    if (!ctx->g->filtering || i < 0 || i >= decision_offered(ctx->g)) return api_error(ctx, "veto: only during action-filter or place-filter, an option offered");
     decision_veto(ctx->g, i);
     return 0;
 }
@@ -473,7 +473,7 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
     GAME_ONLY(ctx, -1);
     if (!player_ok(ctx, player) || n < 0 || (n && !opts)) return api_error(ctx, "ask: bad player or options");
     if (n > MAX_PLUGIN_OPTIONS) return api_error(ctx, "ask: at most " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
-    if (ctx->g->building) return api_error(ctx, "ask: not while the action decision is built");
+    if (ctx->g->building) return api_error(ctx, "ask: not while the action or placement decision is built");
     if (label && strlen(label) >= NAME_LEN) return api_error(ctx, "ask: a label has at most 31 characters");
     carc_option tmp;
     for (int i = 0; i < n; i++) {
@@ -582,7 +582,8 @@ static int api_figure_kind_flags(carc_ctx *ctx, int k)
     if (!figkind_ok(ctx, k)) return -1;
     const figkind_def *f = &ctx->rules->figkinds[k];
     return (f->follower ? CARC_FIGURE_FOLLOWER : 0) | (f->boxed_when_scored ? CARC_FIGURE_BOXED_WHEN_SCORED : 0) |
-           (f->deployable ? CARC_FIGURE_DEPLOYABLE : 0) | (f->boxed_when_removed ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0);
+           (f->deployable ? CARC_FIGURE_DEPLOYABLE : 0) | (f->boxed_when_removed ? CARC_FIGURE_BOXED_WHEN_REMOVED : 0) |
+           (f->strength == 0 ? CARC_FIGURE_STRENGTH_ZERO : 0);
 }
 
 static int api_figure_kind_strength(carc_ctx *ctx, int k)
@@ -614,7 +615,7 @@ static int api_deploy_elsewhere(carc_ctx *ctx, int t)
 {
     GAME_ONLY(ctx, -1);
     carc_game *g = ctx->g;
-    if (!g->building) return api_error(ctx, "deploy_elsewhere: only while the action decision is built");
+    if (!g->building || g->build_place) return api_error(ctx, "deploy_elsewhere: only while the action decision is built");
     if (!tile_ok(ctx, t) || t == g->turn.placed)
         return api_error(ctx, "deploy_elsewhere: a placed tile other than this turn's is needed");
     return offer_deploys_on(g, g->turn.active, t, true);
@@ -701,7 +702,7 @@ static int api_figure_next_on_tile(carc_ctx *ctx, int tile, int after)
 static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->building) return api_error(ctx, "offer_walks: only while the action decision is built");
+    if (!ctx->g->building || ctx->g->build_place) return api_error(ctx, "offer_walks: only while the action decision is built");
     if (!tile_ok(ctx, start)) return api_error(ctx, "offer_walks: no such placed tile");
     if (max_steps < 1 || max_steps > CARC_MAX_WALK_STEPS) return api_error(ctx, "offer_walks: max_steps is 1 to 8");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer_walks: bad option (tile or segment)");
@@ -711,7 +712,7 @@ static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_o
 static int api_offer_figures(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt)
 {
     GAME_ONLY(ctx, -1);
-    if (!ctx->g->building) return api_error(ctx, "offer_figures: only while the action decision is built");
+    if (!ctx->g->building || ctx->g->build_place) return api_error(ctx, "offer_figures: only while the action decision is built");
     if (owner < -1 || owner >= ctx->g->nplayers) return api_error(ctx, "offer_figures: owner is a player or -1 (neutral)");
     if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE && where != CARC_AT_TRACK)
         return api_error(ctx, "offer_figures: where is CARC_AT_SEGMENT, CARC_AT_TILE or CARC_AT_TRACK");
@@ -733,6 +734,185 @@ static int api_award_figures_on(carc_ctx *ctx, int tile, int where, uint32_t kin
     return n;
 }
 
+/* ---- version 4: placement, held tiles, tile types ------------------------------------------------ */
+
+static bool type_ok(carc_ctx *ctx, int type) { return type >= 0 && type < ctx->rules->ntypes; }
+
+static int api_placement_of(carc_ctx *ctx, const carc_option *opt, int *type, int *x, int *y, int *rot)
+{
+    GAME_ONLY(ctx, -1);
+    return placement_of_option(ctx->g, opt, type, x, y, rot);
+}
+
+static int api_offer_placements(carc_ctx *ctx, int type)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!g->building || !g->build_place || g->filtering)
+        return api_error(ctx, "offer_placements: only during place-offer");
+    if (!type_ok(ctx, type)) return api_error(ctx, "offer_placements: no such tile type");
+    int seat = g->turn.active;
+    bool holds = false;
+    for (int i = 0; i < g->nheld[seat] && !holds; i++) holds = g->held[seat][i] == type;
+    if (!holds) return api_error(ctx, "offer_placements: the active player holds no tile of that type");
+    /* Offered once a type: a second call for it would offer the same
+     * options again. */
+    for (int i = g->build_first; i < g->nopts; i++)
+        if (g->opts[i].owner == 0 && g->opts[i].code == BASE_OPT_PLACE_HELD && g->opts[i].seg == type) return 0;
+    int first = g->nopts;
+    carc_option *o = opt_room(g, 4 * g->nfront);
+    if (!o) return -1;
+    const carc_option place = {.owner = 0, .code = BASE_OPT_PLACE_HELD, .tile = -1, .seg = type};
+    g->nopts = (int)(board_list_placements(g, type, &place, o) - g->opts);
+    return g->nopts - first;
+}
+
+static int api_reserve_tiles(carc_ctx *ctx, int n)
+{
+    REG_ONLY(ctx);
+    if (n < 0 || n > MAX_TILES) return api_error(ctx, "reserve_tiles: 0 to 10000 tiles");
+    ctx->rules->reserve_tiles += n;
+    return 0;
+}
+
+static int api_give_tile(carc_ctx *ctx, int seat, int type)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!player_ok(ctx, seat) || !type_ok(ctx, type)) return api_error(ctx, "give_tile: bad seat or tile type");
+    if (g->nheld[seat] >= MAX_HELD) return api_error(ctx, "give_tile: a player holds at most 16 tiles");
+    if (tiles_outstanding(g) >= g->rules->max_tiles)
+        return api_error(ctx, "give_tile: no room for another tile in this game (reserve_tiles during init)");
+    g->held[seat][g->nheld[seat]++] = (int16_t)type;
+    return g->nheld[seat];
+}
+
+static int api_take_tile(carc_ctx *ctx, int seat, int type)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, seat) || !type_ok(ctx, type)) return api_error(ctx, "take_tile: bad seat or tile type");
+    return held_take(ctx->g, seat, type);
+}
+
+static int api_held_tiles(carc_ctx *ctx, int seat)
+{
+    GAME_ONLY(ctx, -1);
+    return player_ok(ctx, seat) ? ctx->g->nheld[seat] : -1;
+}
+
+static int api_held_tile(carc_ctx *ctx, int seat, int i)
+{
+    GAME_ONLY(ctx, -1);
+    if (!player_ok(ctx, seat) || i < 0 || i >= ctx->g->nheld[seat]) return -1;
+    return ctx->g->held[seat][i];
+}
+
+static int api_can_place(carc_ctx *ctx, int type, int x, int y, int rot)
+{
+    GAME_ONLY(ctx, -1);
+    if (!type_ok(ctx, type) || rot < 0 || rot > 3) return -1;
+    int f = board_frontier_index(ctx->g, x, y);
+    return f >= 0 && board_fits(ctx->g, type, f, rot);
+}
+
+static int api_place_tile(carc_ctx *ctx, int type, int x, int y, int rot)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (g->building) return api_error(ctx, "place_tile: not while a decision is built");
+    if (!type_ok(ctx, type) || rot < 0 || rot > 3) return api_error(ctx, "place_tile: bad tile type or rotation");
+    int f = board_frontier_index(g, x, y);
+    if (f < 0 || !board_fits(g, type, f, rot))
+        return api_error(ctx, "place_tile: the tile does not fit there (an open space whose edges it matches)");
+    if (tiles_outstanding(g) >= g->rules->max_tiles)
+        return api_error(ctx, "place_tile: no room for another tile in this game (reserve_tiles during init)");
+    if (g->turn.ncompleted + placement_completions_bound(g, type, x, y) > (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]))
+        return api_error(ctx, "place_tile: this turn has completed too many features for the kernel to note more");
+    int t = board_place(g, type, x, y, rot);
+    if (t < 0 || g->failed) return api_error(ctx, "place_tile: board full");
+    carc_event e = {0};
+    e.player = g->turn.active;
+    e.tile = t;
+    e.flags = CARC_PLACED_BY_PLUGIN;
+    if (dispatch(g, CARC_EV_TILE_PLACED, &e) < 0) return -1;
+    return t;
+}
+
+static int api_tile_rotation(carc_ctx *ctx, int t)
+{
+    GAME_ONLY(ctx, -1);
+    return tile_ok(ctx, t) ? ctx->g->tiles[t].rot : -1;
+}
+
+static int api_segment_touches(carc_ctx *ctx, int t, int s)
+{
+    GAME_ONLY(ctx, -1);
+    if (!seg_ok(ctx, t, s)) return api_error(ctx, "segment_touches: bad tile or segment");
+    return ctx->rules->types[ctx->g->tiles[t].type].touches[s];
+}
+
+static int api_tile_types(carc_ctx *ctx) { return ctx->rules->ntypes; }
+
+static int api_tile_type_find(carc_ctx *ctx, const char *name)
+{
+    return name ? carc_tile_type_find(ctx->rules, name) : -1;
+}
+
+static int api_tile_type_name(carc_ctx *ctx, int type, char *buf, size_t n)
+{
+    if (!type_ok(ctx, type) || !buf || n == 0) return -1;
+    const struct carc_rules *r = ctx->rules;
+    return snprintf(buf, n, "%s:%s", r->sets[r->types[type].set].name, r->types[type].id);
+}
+
+static int api_pile_take(carc_ctx *ctx, int type)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!type_ok(ctx, type)) return api_error(ctx, "pile_take: no such tile type");
+    for (int i = g->npile - 1; i >= 0; i--)
+        if (g->pile[i] == type) {
+            /* The order of the pile does not matter (a draw picks at random)
+             * but stays what it was for the tiles left. */
+            memmove(&g->pile[i], &g->pile[i + 1], (size_t)(g->npile - i - 1) * sizeof *g->pile);
+            g->npile--;
+            return 0;
+        }
+    return -1;
+}
+
+static int api_set_supply_by_players(carc_ctx *ctx, int kind, int players, int count)
+{
+    REG_ONLY(ctx);
+    if (!figkind_ok(ctx, kind) || ctx->rules->figkinds[kind].owner != ctx->owner)
+        return api_error(ctx, "set_supply_by_players: a figure kind this plugin defined is needed");
+    if (players < 1 || players > CARC_MAX_PLAYERS || count < 0 || count > 99)
+        return api_error(ctx, "set_supply_by_players: players is 1 to 6, count 0 to 99");
+    figkind_def *f = &ctx->rules->figkinds[kind];
+    f->by_players[players] = (int8_t)count;
+    f->any_by_players = true;
+    return 0;
+}
+
+static int api_feature_majority(carc_ctx *ctx, int f, int final, int *strengths)
+{
+    GAME_ONLY(ctx, -1);
+    if (!feature_ok(ctx, f)) return api_error(ctx, "feature_majority: bad feature");
+    int strength[CARC_MAX_PLAYERS];
+    feat_strengths(ctx->g, f, strength);
+    int best = majority_event(ctx->g, f, strength, final != 0);
+    if (strengths) memcpy(strengths, strength, sizeof strength);
+    return ctx->g->failed ? -1 : best;
+}
+
+static int api_pile_count(carc_ctx *ctx, int type)
+{
+    GAME_ONLY(ctx, -1);
+    if (!type_ok(ctx, type)) return -1;
+    int n = 0;
+    for (int i = 0; i < ctx->g->npile; i++) n += ctx->g->pile[i] == type;
+    return n;
+}
 /* ---- version 3: the plugin's own data in these rules ------------------------------------ */
 
 static int api_set_plugin_data(carc_ctx *ctx, void *data, void (*free_data)(void *data))
@@ -768,6 +948,8 @@ _Static_assert(offsetof(carc_api, define_figure_kind) == 2 * sizeof(uint32_t) + 
                "the members of API version 1 moved");
 _Static_assert(offsetof(carc_api, figure_next_on_tile) == 2 * sizeof(uint32_t) + 87 * sizeof(void *),
                "the members of API version 2 moved");
+_Static_assert(offsetof(carc_api, placement_of) == 2 * sizeof(uint32_t) + 95 * sizeof(void *),
+               "the members of API version 3 moved");
 
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
@@ -864,6 +1046,24 @@ const carc_api carc_api_v1 = {
     .phase_needs_tile_mark = api_phase_needs_tile_mark,
     .offer_figures = api_offer_figures,
     .award_figures_on = api_award_figures_on,
+    .placement_of = api_placement_of,
+    .offer_placements = api_offer_placements,
+    .reserve_tiles = api_reserve_tiles,
+    .give_tile = api_give_tile,
+    .take_tile = api_take_tile,
+    .held_tiles = api_held_tiles,
+    .held_tile = api_held_tile,
+    .can_place = api_can_place,
+    .place_tile = api_place_tile,
+    .tile_rotation = api_tile_rotation,
+    .segment_touches = api_segment_touches,
+    .tile_types = api_tile_types,
+    .tile_type_find = api_tile_type_find,
+    .tile_type_name = api_tile_type_name,
+    .pile_take = api_pile_take,
+    .pile_count = api_pile_count,
+    .set_supply_by_players = api_set_supply_by_players,
+    .feature_majority = api_feature_majority,
     .set_plugin_data = api_set_plugin_data,
     .plugin_data = api_plugin_data,
     .set_rules_ready = api_set_rules_ready,

@@ -24,6 +24,7 @@ static int ph_turn_start(struct carc_ctx *ctx, int call)
     if (!g->turn.extra) g->turn.active = (g->turn.active + 1) % g->nplayers;
     g->turn.drawn = g->turn.placed = -1;
     g->turn.action_forbid_pass = false;
+    g->turn.draw_offered = false;
     g->turn.ncompleted = 0;
     g->turn.asked = 0;
     e.player = g->turn.active;
@@ -31,11 +32,48 @@ static int ph_turn_start(struct carc_ctx *ctx, int call)
     return CARC_PHASE_DONE;
 }
 
-static bool pile_has_placeable(const carc_game *g)
+static bool pile_has_placeable(carc_game *g)
 {
+    if (g->rules->nhandlers[CARC_EV_PLACE_FILTER]) {
+        /* Each type once: a probe raises place-filter. */
+        for (int i = 0; i < g->npile; i++) {
+            bool seen = false;
+            for (int j = 0; j < i && !seen; j++) seen = g->pile[j] == g->pile[i];
+            if (!seen && placement_possible(g, g->pile[i])) return true;
+        }
+        return false;
+    }
     for (int i = 0; i < g->npile; i++)
         if (board_any_placement(g, g->pile[i])) return true;
     return false;
+}
+
+/* Before the draw, when plugins offer placements (place-offer): placements
+ * of tiles the player holds, and `draw-tile`, posed as the decision
+ * `place`. 1 if it was posed, 0 if nobody offered anything, -1 on failure. */
+static int offer_before_draw(carc_game *g)
+{
+    g->turn.draw_offered = true;
+    int first = g->nopts;
+    if (placement_build(g, first, -1, true) < 0) return -1;
+    if (g->nopts == first) return 0;
+    carc_option *o = opt_push(g);
+    if (!o) return -1;
+    o->code = BASE_OPT_DRAW;
+    decision_pose_built(g, g->turn.active, 0, "place", first);
+    return 1;
+}
+
+/* The drawn tile cannot be placed (BASE-6): discarded, or put back with
+ * unplaceable-tile=reshuffle. The phase returns what this returns. */
+static int drawn_unplaceable(carc_game *g, int type)
+{
+    g->turn.drawn = -1;
+    if (g->rules->k.unplaceable_reshuffle) {
+        g->pile[g->npile++] = (int16_t)type;
+        if (!pile_has_placeable(g)) return CARC_PHASE_END_GAME;
+    }
+    return CARC_PHASE_AGAIN;
 }
 
 /* Draws until a placeable tile comes (BASE-6); plugins may set a drawn tile
@@ -46,6 +84,14 @@ static int ph_draw(struct carc_ctx *ctx, int call)
     carc_game *g = ctx->g;
     int type = g->turn.drawn;
     if (type < 0) {
+        if (g->rules->nhandlers[CARC_EV_PLACE_OFFER]) {
+            if (g->turn.placed >= 0) return CARC_PHASE_DONE; /* a held tile instead of drawing */
+            if (g->npile > 0 && !g->turn.draw_offered) {
+                int posed = offer_before_draw(g);
+                if (posed < 0) return -1;
+                if (posed) return CARC_PHASE_AGAIN; /* this phase goes on after the answer */
+            }
+        }
         if (g->npile == 0) return CARC_PHASE_END_GAME;
         /* unplaceable-tile=reshuffle: the game ends when no tile left fits. */
         if (g->rules->k.unplaceable_reshuffle && !pile_has_placeable(g)) return CARC_PHASE_END_GAME;
@@ -67,14 +113,11 @@ static int ph_draw(struct carc_ctx *ctx, int call)
         g->turn.drawn = -1;
         return CARC_PHASE_AGAIN;
     }
-    if (!board_any_placement(g, type)) {
-        g->turn.drawn = -1;
-        if (g->rules->k.unplaceable_reshuffle) {
-            g->pile[g->npile++] = (int16_t)type;
-            if (!pile_has_placeable(g)) return CARC_PHASE_END_GAME;
-        }
-        return CARC_PHASE_AGAIN;
-    }
+    if (!board_any_placement(g, type)) return drawn_unplaceable(g, type);
+    /* With place-filter handlers, a tile whose every placement they veto
+     * is unplaceable too. */
+    if (g->rules->nhandlers[CARC_EV_PLACE_FILTER] && !placement_possible(g, type))
+        return g->failed ? -1 : drawn_unplaceable(g, type);
     return CARC_PHASE_DONE;
 }
 
@@ -85,13 +128,27 @@ static int ph_place(struct carc_ctx *ctx, int call)
 {
     (void)call;
     carc_game *g = ctx->g;
+    if (g->rules->place_hooked && g->turn.placed >= 0) return CARC_PHASE_DONE; /* a held tile instead of drawing */
     int first = g->nopts;
     /* At most four options a frontier position: room once, then plain
-     * stores (the listing is a third of a random game). */
+     * stores (the listing is a third of a random game). A kernel place
+     * option keeps its tile type in seg (placement_of_option). */
     carc_option *o = opt_room(g, 4 * g->nfront);
     if (!o) return -1;
-    const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = -1};
+    const carc_option place = {.code = BASE_OPT_PLACE, .tile = -1, .seg = g->turn.drawn};
     g->nopts = (int)(board_list_placements(g, g->turn.drawn, &place, o) - g->opts);
+    if (g->rules->place_hooked) {
+        if (placement_build(g, first, g->turn.drawn, false) < 0) return -1;
+        if (g->nopts == first) {
+            /* A phase between the draw and this one changed the board so
+             * that no placement is left: unplaceable, and the draw again. */
+            int rc = drawn_unplaceable(g, g->turn.drawn);
+            if (rc == CARC_PHASE_END_GAME) return rc;
+            g->phase = rules_phase_find(g->rules->turn_phases, g->rules->nturn_phases, "draw");
+            g->phase_calls = 0;
+            return CARC_PHASE_AGAIN;
+        }
+    }
     decision_pose_built(g, g->turn.active, 0, "place", first);
     return CARC_PHASE_DONE;
 }
@@ -241,6 +298,7 @@ static int base_apply(struct carc_ctx *ctx, const carc_option *opt, int player)
     case BASE_OPT_ORDER:
         return landing_choose(g, opt);
     default:
+        if (opt->code == BASE_OPT_PLACE_HELD || opt->code == BASE_OPT_DRAW) return placement_apply(g, opt, player);
         game_fail(g, "unknown kernel option %d", opt->code);
         return -1;
     }
@@ -262,6 +320,14 @@ static int base_format(struct carc_ctx *ctx, const carc_option *o, char *buf, si
         return snprintf(buf, n, "deploy %s %s at %d,%d", g->rules->figkinds[o->arg[0]].name, seg,
                         g->tiles[o->tile].x, g->tiles[o->tile].y);
     }
+    case BASE_OPT_PLACE_HELD: {
+        const struct carc_rules *r = g->rules;
+        const char *set = o->seg >= 0 && o->seg < r->ntypes ? r->sets[r->types[o->seg].set].name : "?";
+        const char *id = o->seg >= 0 && o->seg < r->ntypes ? r->types[o->seg].id : "?";
+        return snprintf(buf, n, "place %s:%s %d,%d r%d", set, id, o->arg[0], o->arg[1], o->arg[2] * 90);
+    }
+    case BASE_OPT_DRAW:
+        return snprintf(buf, n, "draw-tile");
     case BASE_OPT_PASS:
         return snprintf(buf, n, "pass");
     case BASE_OPT_ORDER:

@@ -195,6 +195,15 @@ int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */
 int carc_option_match(const carc_game *g, const char *line);
+/* What option i of the pending decision places, when it is a kernel
+ * `place` option (the drawn tile, or a held tile: `place SET:ID X,Y rROT`):
+ * its tile type, position and rotation (0..3, clockwise quarter turns);
+ * 0, or -1 for another option. Pointers may be NULL. */
+int carc_option_placement(const carc_game *g, int i, int *type, int *x, int *y, int *rot);
+/* The tiles seat holds outside the pile (a plugin gave them: the abbey):
+ * how many, and the type of the i-th; -1 when out of range. */
+int carc_held_tiles(const carc_game *g, int seat);
+int carc_held_tile(const carc_game *g, int seat, int i);
 /* Who offered option i of the pending decision: "kernel" or the plugin's or
  * script's name (valid while the rules are loaded); NULL if there is none. */
 const char *carc_option_owner(const carc_game *g, int i);
@@ -298,6 +307,9 @@ int carc_type_segment_kind(const carc_rules *r, int type, int seg);
 unsigned carc_type_segment_ports(const carc_rules *r, int type, int seg);
 int carc_type_segment_marks(const carc_rules *r, int type, int seg, int mark);
 int carc_type_has_mark(const carc_rules *r, int type, int tile_mark);
+/* The segments of a tile type that segment seg touches (its set's `touches`
+ * lines): bit i for segment i; 0 when out of range or none. */
+unsigned carc_type_segment_touches(const carc_rules *r, int type, int seg);
 
 /* The count of a mark on a placed tile's segment. */
 int carc_segment_marks(const carc_game *g, int tile, int seg, int mark);

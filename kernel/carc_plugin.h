@@ -100,10 +100,21 @@ enum carc_event_type {
                                   majority_strength / set_majority_strength */
     CARC_EV_AWARD_ORDER,       /* player has several awards left in this step:
                                   set value to 1 if their order matters (they choose) */
+    /* API version 4 */
+    CARC_EV_PLACE_OFFER,       /* the placement decision is built: offer_placements
+                                  of held tiles, offer; tile = the drawn type, or -1
+                                  with flags CARC_PLACE_BEFORE_DRAW */
+    CARC_EV_PLACE_FILTER,      /* veto placement options (placement_of says which);
+                                  flags CARC_PLACE_PROBE: the kernel only asks
+                                  whether tile type `tile` can be placed */
     CARC_EV_COUNT
 };
 
 enum { CARC_DRAW_KEEP, CARC_DRAW_SET_ASIDE, CARC_DRAW_PUT_BACK };
+/* place-offer and place-filter flags (API version 4). */
+enum { CARC_PLACE_BEFORE_DRAW = 1, CARC_PLACE_PROBE = 2 };
+/* tile-placed flags (API version 4): how the tile came (0: the drawn tile). */
+enum { CARC_PLACED_HELD = 1, CARC_PLACED_BY_PLUGIN = 2 };
 enum { CARC_GONE_SCORED, CARC_GONE_RETURNED, CARC_GONE_BOX };
 
 typedef struct carc_event {
@@ -150,6 +161,8 @@ stands in, and each member added after version 1 says it: (v2), (v3).
        offer_figures, award_figures_on (added while the kernel still said
        version 2: a kernel saying 2 may or may not have them);
        set_plugin_data, plugin_data, set_rules_ready
+    4  placement_of ... feature_majority; the events PLACE_OFFER and
+       PLACE_FILTER; the figure flag STRENGTH_ZERO
 A kernel refuses a plugin whose desc->api_version is above its own, so a
 plugin that sets CARC_API_VERSION may call every member of this header. A
 plugin that also wants to load into older kernels sets the oldest version
@@ -166,7 +179,7 @@ Versions; section 7 marks each function "(version N)"). New events go
 before CARC_EV_COUNT, numbered after the existing ones, with their version
 in a comment. */
 
-#define CARC_API_VERSION 3
+#define CARC_API_VERSION 4
 
 /* Whether the kernel running the plugin has carc_api member `member`. */
 #define CARC_API_HAS(api, member) \
@@ -191,7 +204,12 @@ enum {
     CARC_FIGURE_FOLLOWER = 1,
     CARC_FIGURE_BOXED_WHEN_SCORED = 2,
     CARC_FIGURE_DEPLOYABLE = 4,
-    CARC_FIGURE_BOXED_WHEN_REMOVED = 8
+    CARC_FIGURE_BOXED_WHEN_REMOVED = 8,
+    /* API version 4: (with FOLLOWER) it weighs 0 in every majority, whatever
+     * `strength` says (which keeps meaning 1 when 0, for version-2 plugins):
+     * it occupies its feature, but wins it only if a feature-majority
+     * handler gives it strength (the mayor in a city without pennants). */
+    CARC_FIGURE_STRENGTH_ZERO = 16
 };
 /* Kind flags (define_kind). */
 enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
@@ -229,7 +247,8 @@ typedef struct carc_figure_kind_def {
     const char *name;      /* lower-case; the record's `deploy NAME ...` */
     int per_player;        /* supply per player at the start (0: none, or neutral) */
     int flags;             /* CARC_FIGURE_* */
-    int strength;          /* weight in every majority (1 to 99); 0 means 1 */
+    int strength;          /* weight in every majority (1 to 99); 0 means 1 (a
+                              strength of 0: CARC_FIGURE_STRENGTH_ZERO, version 4) */
     const char *stands_on; /* feature kinds it may be deployed to, separated by
                               spaces or commas ("road city"); NULL or "": every
                               deployable kind (CARC_KIND_DEPLOYABLE) */
@@ -333,7 +352,15 @@ typedef struct carc_api {
     int (*batch_commit)(carc_ctx *ctx, int first_player);
     int (*batch_count)(carc_ctx *ctx);
     carc_award *(*batch_at)(carc_ctx *ctx, int i);
-    /* Majority scoring of a feature into the batch, as the kernel does it. */
+    /* Majority scoring of a feature into the batch, as the kernel does it,
+     * and the feature marked scored. On a field (a farm) it pays what
+     * farm-scoring=per-farm pays, whatever the farm-scoring option: 3
+     * points a completed city the field borders (after feature-value), to
+     * the players with the greatest strength. With farm-scoring=per-farm
+     * the final farm scoring then skips the field; with none it is worth 0
+     * and awards nothing; with per-city-once and city-majority the final
+     * scoring, which scores cities, counts the field's followers for its
+     * cities again (take them off, return_followers, to count them once). */
     int (*score_feature)(carc_ctx *ctx, int feature, int final);
     int (*return_followers)(carc_ctx *ctx, int feature);
 
@@ -472,6 +499,96 @@ typedef struct carc_api {
      * may be registered. ready returns 0, or non-zero to refuse the rules
      * (with fail() or any refused call's error as the reason). */
     int (*set_rules_ready)(carc_ctx *ctx, int (*ready)(carc_ctx *ctx)); /* (v3) */
+
+    /* ---- API version 4: placement, held tiles, tile types, the pile.
+     * Present when api->version >= 4 (docs/plugin-guide.md, "Placement").
+     *
+     * The placement decision (`place`) is built like the action decision:
+     * the kernel lists the drawn tile's legal placements (`place X,Y rROT`),
+     * raises place-offer (plugins offer placements of held tiles, or their
+     * own options) and place-filter (plugins veto), then poses what is
+     * left; neither event is raised when nobody registered for it. A drawn
+     * tile whose every placement is vetoed is unplaceable: it follows the
+     * `unplaceable-tile` option (discarded, or back into the pile). Before
+     * the draw, when some plugin registered for place-offer, the kernel
+     * raises it with tile -1 and flags CARC_PLACE_BEFORE_DRAW: placements
+     * offered then are posed with `draw-tile` as the decision `place`, and
+     * choosing one skips the turn's draw. A held tile placed instead of the
+     * drawn one sends the drawn one back into the pile. ------------------ */
+
+    /* -- placement -- */
+    /* The tile type, position and rotation (0..3, clockwise quarter
+     * turns) a kernel `place` option places: 0, or -1 for any other option
+     * (a pointer may be NULL). For place-filter: offered_at(i) and this. */
+    int (*placement_of)(carc_ctx *ctx, const carc_option *opt, int *type, int *x, int *y, int *rot);
+    /* During place-offer: offers every legal placement of a tile type the
+     * active player holds (`place SET:ID X,Y rROT`, owner the kernel; the
+     * held tile is placed when one is chosen). Once a type a decision.
+     * Returns how many, or -1 and an error. */
+    int (*offer_placements)(carc_ctx *ctx, int type);
+    /* During init: the game may hold n more tiles than its pile and start
+     * tile (tiles given to players or placed by plugins). */
+    int (*reserve_tiles)(carc_ctx *ctx, int n);
+    /* A tile of `type` into seat's hand, outside the pile (from what
+     * reserve_tiles reserved, or a tile the plugin took from the pile):
+     * returns how many the seat holds, or -1 and an error (no room, 16
+     * held already). Nothing is recorded: a plugin gives from the game's
+     * state alone, so a replay gives the same. */
+    int (*give_tile)(carc_ctx *ctx, int seat, int type);
+    /* One tile of `type` out of seat's hand (to place it with place_tile,
+     * or gone): 0, or -1 when the seat holds none. */
+    int (*take_tile)(carc_ctx *ctx, int seat, int type);
+    /* How many tiles seat holds, and the type of the i-th (in the order
+     * given); -1 when out of range. */
+    int (*held_tiles)(carc_ctx *ctx, int seat);
+    int (*held_tile)(carc_ctx *ctx, int seat, int i);
+    /* 1 if tile `type` at rotation rot fits the open space x,y (its edges
+     * match every neighbour's), 0 if not, -1 for a bad type or rotation. */
+    int (*can_place)(carc_ctx *ctx, int type, int x, int y, int rot);
+    /* Places a tile itself (not while a decision is built): it must fit
+     * (can_place) and the game must have room for it (a tile taken from
+     * the pile or a hand with pile_take or take_tile, or reserve_tiles).
+     * Raises tile-placed with flags CARC_PLACED_BY_PLUGIN; the features it
+     * completes are scored by this turn's score phase if that has not run
+     * yet. Returns the new tile's index, or -1 and an error. */
+    int (*place_tile)(carc_ctx *ctx, int type, int x, int y, int rot);
+    /* A placed tile's rotation (0..3, clockwise quarter turns), -1 if none. */
+    int (*tile_rotation)(carc_ctx *ctx, int tile);
+
+    /* The segments of placed tile `tile` that segment `seg` touches (the
+     * tile set's `touches` lines: a road ending at a city, a cloister or a
+     * junction): bit i for segment i; 0 when the set says none; -1 and an
+     * error for a bad tile or segment. */
+    int (*segment_touches)(carc_ctx *ctx, int tile, int seg);
+
+    /* -- tile types (any time) -- */
+    int (*tile_types)(carc_ctx *ctx);
+    /* The type named "set:id" (`river:C`), or -1. */
+    int (*tile_type_find)(carc_ctx *ctx, const char *set_colon_id);
+    /* The name "set:id" of a type into buf (like snprintf), -1 if none. */
+    int (*tile_type_name)(carc_ctx *ctx, int type, char *buf, size_t n);
+
+    /* -- figures -- */
+    /* During init: in a game of `players` players (1 to 6), each player's
+     * supply of figure kind `kind` (one this plugin defined) starts at
+     * `count` (0 to 99) instead of its per_player (the Tower's floors).
+     * Once per player count. 0, or -1 and an error. */
+    int (*set_supply_by_players)(carc_ctx *ctx, int kind, int players, int count);
+
+    /* -- scoring -- */
+    /* The majority of a feature as scoring would count it, without scoring:
+     * each player's strength (the sum of their followers' strengths) after
+     * feature-majority, which is raised (with flags = final), into
+     * strengths[CARC_MAX_PLAYERS] when not NULL. Returns the greatest
+     * strength: the players with it win the feature when it is above 0.
+     * Nothing is marked scored. -1 and an error for a bad feature. */
+    int (*feature_majority)(carc_ctx *ctx, int feature, int final, int *strengths);
+
+    /* -- the pile -- */
+    /* One tile of `type` out of the pile: 0, or -1 when none is left. */
+    int (*pile_take)(carc_ctx *ctx, int type);
+    /* How many tiles of `type` are in the pile. */
+    int (*pile_count)(carc_ctx *ctx, int type);
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

@@ -38,6 +38,8 @@
 /* Figures a game holds at most: a feature's occupant count (16 bits) and
  * the figure table stay within it. */
 #define MAX_FIGURES 65535
+/* Tiles a player holds outside the pile at most (give_tile). */
+#define MAX_HELD 16
 /* What the kernel keeps on plugins' and scripts' behalf is bounded like
  * their own memory (docs/security.md): awards (landed, or waiting in a
  * batch) per turn and per game, and options a plugin poses in one
@@ -55,7 +57,7 @@
 
 
 /* The base game's option codes (owner 0). */
-enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS, BASE_OPT_ORDER };
+enum { BASE_OPT_PLACE = 1, BASE_OPT_DEPLOY, BASE_OPT_PASS, BASE_OPT_ORDER, BASE_OPT_PLACE_HELD, BASE_OPT_DRAW };
 
 /* The owner of an option vetoed during action-filter (dropped afterwards). */
 #define OPTION_VETOED 0xffff
@@ -129,6 +131,7 @@ typedef struct turn_state {
     bool action_forbid_pass; /* a plugin made the action compulsory */
     bool extra_next;       /* the active player plays again next (extra_turn) */
     bool extra;            /* this turn is such an extra turn */
+    bool draw_offered;     /* place-offer was raised before this turn's draw */
     /* Features completed by the placement: the port features of the new
      * tile and the ring and cross features of it and its 8 neighbours, so
      * at most 9 tiles' segments. */
@@ -179,6 +182,7 @@ struct carc_game {
     decision dq[8];         int ndq;
     bool building;          /* the action decision's options are being collected */
     bool filtering;         /* ... and plugins may veto them */
+    bool build_place;       /* ... (the placement decision's, not the action's) */
     int build_first;
     carc_option *opts;      int nopts, cap_opts;
 
@@ -239,6 +243,10 @@ struct carc_game {
 
     uint32_t stamp;         /* for visited marks */
     uint32_t *tile_stamp;   /* per placed tile */
+
+    /* Tiles each player holds outside the pile (give_tile): tile types. */
+    int16_t held[CARC_MAX_PLAYERS][MAX_HELD];
+    uint8_t nheld[CARC_MAX_PLAYERS];
 };
 
 /* ---- internal functions ------------------------------------------------------ */
@@ -337,6 +345,29 @@ static inline unsigned board_fit_rotations(const uint32_t sig[4], const frontier
 #endif
 }
 bool board_any_placement(const carc_game *g, int type);
+
+/* placement.c: the placement decision opened to plugins (place-offer,
+ * place-filter), held tiles, tiles placed by plugins */
+/* At most how many features placing tile type `type` at x,y can complete
+ * (what the turn's list of completed features must have room for). */
+int placement_completions_bound(const carc_game *g, int type, int x, int y);
+/* Applies the kernel's `place SET:ID ...` (a held tile) and `draw-tile`. */
+int placement_apply(carc_game *g, const carc_option *opt, int player);
+/* Whether tile type `type` has a legal placement that place-filter leaves. */
+bool placement_possible(carc_game *g, int type);
+/* After the kernel listed the drawn tile's placements from `first`: raises
+ * place-offer (before_draw: the turn has drawn nothing yet) and
+ * place-filter, drops the vetoed. -1 if the game failed. */
+int placement_build(carc_game *g, int first, int type, bool before_draw);
+/* The tiles not yet on the board that the game accounts for (pile, set
+ * aside, held, the drawn tile not placed): with the placed ones at most
+ * rules->max_tiles. */
+int tiles_outstanding(const carc_game *g);
+/* One tile of `type` out of seat's hand: 0, or -1 if the seat holds none. */
+int held_take(carc_game *g, int seat, int type);
+/* Writes an option's placement (a kernel `place` option): 0, or -1 for
+ * another option. */
+int placement_of_option(const carc_game *g, const carc_option *o, int *type, int *x, int *y, int *rot);
 
 /* features.c */
 /* The feature (its root node) of node n. Inline: a placement asks it for
@@ -456,6 +487,9 @@ carc_option *opt_room(carc_game *g, int n);
 int decision_pose_built(carc_game *g, int player, int owner, const char *label, int first);
 int decision_ask(carc_game *g, int player, int owner, const char *label, const carc_option *opts, int n);
 void decision_build_begin(carc_game *g);
+/* The same for the placement decision, whose options start at `first`
+ * (the kernel's placements of the drawn tile listed already). */
+void decision_build_place_begin(carc_game *g, int first);
 int decision_offer(carc_game *g, const carc_option *opt, int owner);
 int decision_offered(const carc_game *g);
 const carc_option *decision_offered_at(const carc_game *g, int i);

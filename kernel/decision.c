@@ -42,9 +42,12 @@ carc_option *opt_push(carc_game *g)
     return o;
 }
 
+static int ambiguity_check(carc_game *g, int first, int n, const char *label) __attribute__((noinline, cold));
+
 /* Queues a decision whose options are the last n pushed with opt_push. */
 static int pose(carc_game *g, int player, int owner, const char *label, int first, int n)
 {
+    if (g->rules->nplugins && ambiguity_check(g, first, n, label) < 0) return -1;
     if (g->ndq >= (int)(sizeof g->dq / sizeof g->dq[0])) {
         game_fail(g, "too many decisions pending");
         return -1;
@@ -92,7 +95,15 @@ int decision_pose_built(carc_game *g, int player, int owner, const char *label, 
 void decision_build_begin(carc_game *g)
 {
     g->building = true;
+    g->build_place = false;
     g->build_first = g->nopts;
+}
+
+void decision_build_place_begin(carc_game *g, int first)
+{
+    g->building = true;
+    g->build_place = true;
+    g->build_first = first;
 }
 
 /* Options collected so far while the action decision is built. */
@@ -125,7 +136,7 @@ void decision_drop_vetoed(carc_game *g)
     g->nopts = w;
 }
 
-void decision_build_end(carc_game *g) { g->building = false; }
+void decision_build_end(carc_game *g) { g->building = g->build_place = false; }
 
 /* ---- choosing ---------------------------------------------------------------- */
 
@@ -239,6 +250,19 @@ static int tokens(char *s, char **tok, int max)
 #define LINE_MAX_CHARS 1000
 #define LINE_MAX_WORDS (LINE_MAX_CHARS / 2 + 1)
 
+/* Whether a record line of words lt[0..nl) chooses option o, whose text
+ * has the words ot[0..no): the same words, except that a `kind@port` word
+ * of an option on a board tile matches any name of its segment. */
+static bool words_choose(const carc_game *g, const carc_option *o, char **ot, int no, char **lt, int nl)
+{
+    if (no != nl) return false;
+    for (int k = 0; k < no; k++) {
+        if (strcmp(ot[k], lt[k]) == 0) continue;
+        if (!(strchr(ot[k], '@') && o->tile >= 0 && seg_by_name(g, o->tile, lt[k]) == o->seg)) return false;
+    }
+    return true;
+}
+
 int carc_option_match(const carc_game *g, const char *line)
 {
     char lbuf[LINE_MAX_CHARS + 1];
@@ -253,14 +277,7 @@ int carc_option_match(const carc_game *g, const char *line)
         carc_option_text(g, i, obuf, sizeof obuf);
         char *ot[LINE_MAX_WORDS];
         int no = tokens(obuf, ot, LINE_MAX_WORDS);
-        if (no != nl) continue;
-        const carc_option *o = carc_option_at(g, i);
-        bool ok = true;
-        for (int k = 0; k < no && ok; k++) {
-            if (strcmp(ot[k], lt[k]) == 0) continue;
-            ok = strchr(ot[k], '@') && o->tile >= 0 && seg_by_name(g, o->tile, lt[k]) == o->seg;
-        }
-        if (ok) return i;
+        if (no > 0 && words_choose(g, carc_option_at(g, i), ot, no, lt, nl)) return i;
     }
     return -1;
 }
@@ -269,6 +286,28 @@ const char *carc_option_owner(const carc_game *g, int i)
 {
     const carc_option *o = carc_option_at(g, i);
     return o ? option_owner(g, o->owner)->name : NULL;
+}
+
+static bool same_option(const carc_option *a, const carc_option *b)
+{
+    return a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
+           memcmp(a->arg, b->arg, sizeof a->arg) == 0;
+}
+
+/* Whether one record line could choose either of options a and b: the
+ * text of one chooses the other (carc_option_match would take the first
+ * of them, whichever the line meant). Options that do the same are no
+ * harm. */
+static bool options_confusable(const carc_game *g, const carc_option *a, const carc_option *b)
+{
+    if (same_option(a, b)) return false;
+    char abuf[LINE_MAX_CHARS + 1], bbuf[LINE_MAX_CHARS + 1];
+    option_format(g, a, abuf, sizeof abuf);
+    option_format(g, b, bbuf, sizeof bbuf);
+    char *at[LINE_MAX_WORDS], *bt[LINE_MAX_WORDS];
+    int na = tokens(abuf, at, LINE_MAX_WORDS), nb = tokens(bbuf, bt, LINE_MAX_WORDS);
+    if (na <= 0 || na != nb) return false;
+    return words_choose(g, b, bt, nb, at, na) || words_choose(g, a, at, na, bt, nb);
 }
 
 int carc_option_duplicate(const carc_game *g, int k)
@@ -281,16 +320,87 @@ int carc_option_duplicate(const carc_game *g, int k)
     bool plugin = false;
     for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
     if (!plugin) return -1;
-    char mine[512], other[512];
-    carc_option_text(g, k, mine, sizeof mine);
-    for (int i = 0; i < count; i++) {
-        if (i == k) continue;
-        carc_option_text(g, i, other, sizeof other);
-        if (strcmp(mine, other) != 0) continue;
-        const carc_option *a = carc_option_at(g, i);
-        bool same = a->owner == b->owner && a->code == b->code && a->tile == b->tile && a->seg == b->seg &&
-                    memcmp(a->arg, b->arg, sizeof a->arg) == 0;
-        if (!same) return i; /* an identical option would play the same: no harm */
-    }
+    for (int i = 0; i < count; i++)
+        if (i != k && options_confusable(g, carc_option_at(g, i), b)) return i;
     return -1;
+}
+
+/* ---- options a record could not tell apart ------------------------------------ */
+
+typedef struct shape_ref {
+    uint64_t hash;
+    int i;
+} shape_ref;
+
+static int shape_cmp(const void *a, const void *b)
+{
+    const shape_ref *x = a, *y = b;
+    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
+    return x->i - y->i;
+}
+
+/* The hash of an option text's shape: its words, each `kind@port` word as
+ * one mark. Two options one line could choose have the same shape. */
+static uint64_t text_shape(const char *text)
+{
+    uint64_t h = 1469598103934665603ull;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p) break;
+        const char *w = p;
+        while (*p && *p != ' ' && *p != '\t') p++;
+        bool at = memchr(w, '@', (size_t)(p - w)) != NULL;
+        if (at) h = (h ^ '@') * 1099511628211ull;
+        else
+            for (const char *c = w; c < p; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+        h = (h ^ ' ') * 1099511628211ull;
+    }
+    return h;
+}
+
+/* A decision is posed: two of its options (one of them a plugin's) that one
+ * record line could choose stop the game, naming the plugin, before any
+ * player or record meets them. Only decisions with a plugin's options are
+ * looked at (the base game's texts differ by construction); options are
+ * compared only within the same shape, so the cost is one text per option. */
+static int ambiguity_check(carc_game *g, int first, int n, const char *label)
+{
+    const carc_option *opts = g->opts + first;
+    bool plugin = false;
+    for (int i = 0; i < n && !plugin; i++) plugin = opts[i].owner != 0;
+    if (!plugin || n < 2) return 0;
+    shape_ref local[64], *refs = n <= 64 ? local : malloc((size_t)n * sizeof *refs);
+    if (!refs) {
+        game_fail(g, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char text[LINE_MAX_CHARS + 1];
+        option_format(g, &opts[i], text, sizeof text);
+        refs[i] = (shape_ref){text_shape(text), i};
+    }
+    qsort(refs, (size_t)n, sizeof *refs, shape_cmp);
+    int rc = 0;
+    for (int a = 0; a < n && rc == 0; a++)
+        for (int b = a + 1; b < n && refs[b].hash == refs[a].hash && rc == 0; b++) {
+            const carc_option *x = &opts[refs[a].i], *y = &opts[refs[b].i];
+            if ((x->owner == 0 && y->owner == 0) || !options_confusable(g, x, y)) continue;
+            /* Blame the plugin: the later one when both are plugins'. */
+            const carc_option *blame = y->owner != 0 && (x->owner == 0 || refs[b].i > refs[a].i) ? y : x;
+            char tx[LINE_MAX_CHARS + 1], ty[LINE_MAX_CHARS + 1];
+            option_format(g, x, tx, sizeof tx);
+            option_format(g, y, ty, sizeof ty);
+            const char *who = option_owner(g, blame->owner)->name;
+            if (strcmp(tx, ty) == 0)
+                game_fail(g, "%s offered two options with one text, '%s', in one decision (%s): a record could not "
+                             "tell them apart (options must read differently)", who, tx, label);
+            else
+                game_fail(g, "%s offered two options one record line could choose, '%s' and '%s', in one decision (%s): "
+                             "a kind@port word names its segment by any of its ports (options must read differently)",
+                          who, tx, ty, label);
+            rc = -1;
+        }
+    if (refs != local) free(refs);
+    return rc;
 }

@@ -30,7 +30,7 @@ static const char *const event_names[CARC_EV_COUNT] = {
     "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
     "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
     "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
-    "feature-majority", "award-order"};
+    "feature-majority", "award-order", "place-offer", "place-filter"};
 
 const char *carc_event_name(int event)
 {
@@ -146,7 +146,10 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     for (int p = 0; p < nplayers; p++) {
         if (names && names[p]) snprintf(g->names[p], NAME_LEN, "%s", names[p]);
         else snprintf(g->names[p], NAME_LEN, "P%d", p + 1);
-        for (int k = 0; k < r->nfigkinds; k++) g->supply[p][k] = r->figkinds[k].per_player;
+        for (int k = 0; k < r->nfigkinds; k++) {
+            const figkind_def *fk = &r->figkinds[k];
+            g->supply[p][k] = fk->any_by_players && fk->by_players[nplayers] >= 0 ? fk->by_players[nplayers] : fk->per_player;
+        }
     }
     carc_rng_seed(&g->pile_rng, seed, CARC_STREAM_PILE);
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
@@ -195,7 +198,13 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
         if (!ps->game_init) continue;
         struct carc_ctx ctx = GAME_CTX(g, i + 1, ps->user);
         if (ps->game_init(&ctx) < 0 || g->failed) {
-            snprintf(err, errn, "%s: %s", ps->name, g->error[0] ? g->error : "game set-up failed");
+            /* The error names the plugin already when the plugin failed the
+             * game itself (api fail, a script's carc.fail): once is enough. */
+            size_t nl = strlen(ps->name);
+            if (strncmp(g->error, ps->name, nl) == 0 && strncmp(g->error + nl, ": ", 2) == 0)
+                snprintf(err, errn, "%s", g->error);
+            else
+                snprintf(err, errn, "%s: %s", ps->name, g->error[0] ? g->error : "game set-up failed");
             carc_game_free(g);
             return NULL;
         }
@@ -518,6 +527,63 @@ static int pile_take(carc_game *g, int type)
     return -1;
 }
 
+/* The pile as data ([set] pile = first, last = ID): while tiles of a set
+ * drawn first are in the pile only they may be drawn, their sets' last
+ * tiles once no other of them is left. Which class of the pile's tiles may
+ * be drawn now: 2 the first ones but the last, 1 the last ones, 0 any. */
+static int pile_class_now(const carc_game *g)
+{
+    const struct carc_rules *r = g->rules;
+    int cls = 0;
+    for (int i = 0; i < g->npile; i++) {
+        const tile_set *s = &r->sets[r->types[g->pile[i]].set];
+        if (!s->pile_first) continue;
+        if (g->pile[i] != s->last_type) return 2;
+        cls = 1;
+    }
+    return cls;
+}
+
+static int pile_class_of(const carc_game *g, int type)
+{
+    const tile_set *s = &g->rules->sets[g->rules->types[type].set];
+    return !s->pile_first ? 0 : type == s->last_type ? 1 : 2;
+}
+
+/* carc_draw for rules whose pile has an order: one draw of the pile's
+ * generator, as for any pile, among the tiles that may come now. */
+static int __attribute__((noinline, cold)) draw_ordered(carc_game *g, int type)
+{
+    int cls = pile_class_now(g), n = 0;
+    for (int i = 0; i < g->npile; i++) n += !cls || pile_class_of(g, g->pile[i]) == cls;
+    int k = (int)carc_rng_below(&g->pile_rng, (uint32_t)n);
+    if (type >= 0) {
+        if (cls && pile_class_of(g, type) != cls) {
+            bool in_pile = false;
+            for (int i = 0; i < g->npile && !in_pile; i++) in_pile = g->pile[i] == type;
+            if (!in_pile) return -1; /* not in the pile: the caller reports it */
+            const struct carc_rules *r = g->rules;
+            game_fail(g, "%s:%s cannot be drawn now: %s", r->sets[r->types[type].set].name, r->types[type].id,
+                      pile_class_of(g, type) == 1 ? "it comes last of the tiles drawn first (its set's last = ...)"
+                                                  : "the tiles of a set drawn first (pile = first) come before it");
+            return -1;
+        }
+        if (pile_take(g, type) < 0) return -1;
+    } else {
+        for (int i = 0; i < g->npile; i++) {
+            if (cls && pile_class_of(g, g->pile[i]) != cls) continue;
+            if (k-- == 0) {
+                type = g->pile[i];
+                g->pile[i] = g->pile[--g->npile];
+                break;
+            }
+        }
+    }
+    g->turn.drawn = type;
+    g->need_draw = false;
+    return 0;
+}
+
 int carc_draw(carc_game *g, int type)
 {
     if (!g->need_draw) {
@@ -528,6 +594,7 @@ int carc_draw(carc_game *g, int type)
         game_fail(g, "the pile is empty");
         return -1;
     }
+    if (__builtin_expect(g->rules->pile_order, 0)) return draw_ordered(g, type);
     /* The pile's generator advances on every draw, named or not, so a record
      * that names the draws a seeded game made keeps the pile in step and a
      * resumed game draws on exactly as the original would have. */

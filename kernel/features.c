@@ -126,7 +126,7 @@ void feat_strengths(const carc_game *g, int root, int strength[CARC_MAX_PLAYERS]
         if (fg->where != CARC_AT_SEGMENT || fg->seat < 0) continue;
         const figkind_def *k = &g->rules->figkinds[fg->kind];
         if (!k->follower) continue;
-        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) strength[fg->seat] += k->strength > 0 ? k->strength : 1;
+        if (feat_root_c(g, g->tiles[fg->tile].node0 + fg->seg) == root) strength[fg->seat] += k->strength; /* 0 for a kind declared so (CARC_FIGURE_STRENGTH_ZERO) */
     }
 }
 

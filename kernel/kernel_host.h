@@ -57,6 +57,10 @@ typedef struct figkind_def {
     int strength;       /* weight in majorities (1 for version-1 kinds) */
     uint32_t stands_on; /* bit per feature kind it may be deployed to */
     int per_player;     /* initial supply per player (0: neutral or none) */
+    /* The supply per player in a game of n players when by_players[n] >= 0
+     * (set_supply_by_players); any_by_players: some n has one. */
+    int8_t by_players[CARC_MAX_PLAYERS + 1];
+    bool any_by_players;
     int owner;
 } figkind_def;
 
@@ -88,12 +92,21 @@ typedef struct tile_type {
      * of 8 neighbours, with its 4 orthogonal neighbours, when its ports
      * close: what a placement checks without looking up the kinds. */
     uint16_t ring_segs, cross_segs, ports_segs;
+    /* The segments each segment touches (tile sets' `touches`): kept apart
+     * from segs, which placements read, so as not to widen them. */
+    uint16_t touches[MAX_SEGS];
 } tile_type;
 
 typedef struct tile_set {
     char name[NAME_LEN];
     char title[128];
     char path[512];
+    /* The pile as data ([set] pile, last, start): the set's tiles are drawn
+     * before every other set's (pile = first); last_type, one of them, comes
+     * last among them (-1: none); start_type is the game's start tile
+     * (-1: the first set's tile marked start). */
+    bool pile_first;
+    int last_type, start_type;
 } tile_set;
 
 typedef enum opt_type { OPT_INT, OPT_ENUM } opt_type;
@@ -192,8 +205,11 @@ struct carc_rules {
     tile_set sets[MAX_SETS];         int nsets;
     tile_type *types;                int ntypes, cap_types;
     int start_type;                  /* type of the start tile */
+    bool pile_order;                 /* some set's tiles are drawn first ([set] pile = first) */
     int pile_size;                   /* tiles in the pile (without start) */
-    int max_tiles;                   /* pile + start */
+    int max_tiles;                   /* pile + start + reserved */
+    int reserve_tiles;               /* tiles plugins may add from outside the pile (reserve_tiles) */
+    bool place_hooked;               /* some plugin handles place-offer or place-filter */
 
     /* edge classes: a side's three port kinds, interned */
     uint32_t edge_class_key[255];    int nedge_classes;

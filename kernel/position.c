@@ -23,7 +23,10 @@ enum { PER_FIGKIND = 2 };
 static const char *const figkind_figure[PER_FIGKIND] = {"hand", "board"};
 
 static bool kind_counted(const struct carc_rules *r, int k) { return r->kinds[k].deployable; }
-static bool figkind_counted(const struct carc_rules *r, int f) { return r->figkinds[f].per_player > 0; }
+static bool figkind_counted(const struct carc_rules *r, int f)
+{
+    return r->figkinds[f].per_player > 0 || r->figkinds[f].any_by_players;
+}
 
 int carc_position_figure_count(const carc_rules *r)
 {

@@ -217,6 +217,12 @@ int carc_segment_marks(const carc_game *g, int tile, int seg, int mark)
     return carc_type_segment_marks(g->rules, g->tiles[tile].type, seg, mark);
 }
 
+unsigned carc_type_segment_touches(const carc_rules *r, int type, int seg)
+{
+    if (type < 0 || type >= r->ntypes || seg < 0 || seg >= r->types[type].nsegs) return 0;
+    return r->types[type].touches[seg];
+}
+
 int carc_rules_scripts(const carc_rules *r)
 {
     int n = 0;

@@ -155,7 +155,7 @@ int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, 
         return -1;
     }
     if ((def->flags & ~(CARC_FIGURE_FOLLOWER | CARC_FIGURE_BOXED_WHEN_SCORED | CARC_FIGURE_DEPLOYABLE |
-                        CARC_FIGURE_BOXED_WHEN_REMOVED)) != 0) {
+                        CARC_FIGURE_BOXED_WHEN_REMOVED | CARC_FIGURE_STRENGTH_ZERO)) != 0) {
         snprintf(err, errn, "define_figure: %s: unknown flags %#x", def->name, (unsigned)def->flags);
         return -1;
     }
@@ -183,7 +183,8 @@ int rules_define_figkind(struct carc_rules *r, const carc_figure_kind_def *def, 
     f->boxed_when_scored = def->flags & CARC_FIGURE_BOXED_WHEN_SCORED;
     f->boxed_when_removed = def->flags & CARC_FIGURE_BOXED_WHEN_REMOVED;
     f->deployable = def->flags & CARC_FIGURE_DEPLOYABLE;
-    f->strength = def->strength ? def->strength : 1;
+    f->strength = (def->flags & CARC_FIGURE_STRENGTH_ZERO) ? 0 : def->strength ? def->strength : 1;
+    memset(f->by_players, -1, sizeof f->by_players);
     f->stands_on = (uint32_t)mask;
     f->owner = owner;
     return r->nfigkinds++;
@@ -377,6 +378,19 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn)
         }
     r->start_type = -1;
     r->pile_size = 0;
+    r->pile_order = false;
+    /* A set may give the start tile ([set] start): one set at most. */
+    for (int i = 0; i < r->nsets; i++) {
+        if (r->sets[i].pile_first) r->pile_order = true;
+        if (r->sets[i].start_type < 0) continue;
+        if (r->start_type >= 0) {
+            snprintf(err, errn, "%s: tile sets %s and %s both give the start tile (start = ...): load one of them",
+                     r->path[0] ? r->path : r->name, r->sets[r->types[r->start_type].set].name, r->sets[i].name);
+            return -1;
+        }
+        r->start_type = r->sets[i].start_type;
+    }
+    bool start_given = r->start_type >= 0;
     int start_mark = rules_tmark(r, "start");
     for (int i = 0; i < r->ntypes; i++) {
         tile_type *t = &r->types[i];
@@ -384,13 +398,18 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn)
             snprintf(err, errn, "too many distinct edge patterns");
             return -1;
         }
-        if (r->start_type < 0 && t->set == 0 && (t->tile_marks & (1u << start_mark)) && t->count > 0)
+        if (!start_given && r->start_type < 0 && t->set == 0 && (t->tile_marks & (1u << start_mark)) && t->count > 0)
             r->start_type = i;
         r->pile_size += t->count;
     }
     if (r->pile_size > MAX_TILES) {
         snprintf(err, errn, "%s: the tile sets hold %d tiles; a game has at most %d", r->path[0] ? r->path : r->name,
                  r->pile_size, MAX_TILES);
+        return -1;
+    }
+    if (start_given && r->types[r->start_type].count <= 0) {
+        snprintf(err, errn, "%s: the start tile %s:%s (start = ...) has no copy in the variant",
+                 r->path[0] ? r->path : r->name, r->sets[r->types[r->start_type].set].name, r->types[r->start_type].id);
         return -1;
     }
     if (r->start_type < 0 && r->allow_no_start && r->ntypes > 0) {
@@ -403,7 +422,13 @@ int rules_finish(struct carc_rules *r, char *err, size_t errn)
         return -1;
     }
     r->pile_size -= 1;
-    r->max_tiles = r->pile_size + 1;
+    if (r->pile_size + 1 + r->reserve_tiles > MAX_TILES) {
+        snprintf(err, errn, "%s: the tile sets hold %d tiles and plugins reserve %d more; a game has at most %d",
+                 r->path[0] ? r->path : r->name, r->pile_size + 1, r->reserve_tiles, MAX_TILES);
+        return -1;
+    }
+    r->max_tiles = r->pile_size + 1 + r->reserve_tiles;
+    r->place_hooked = r->nhandlers[CARC_EV_PLACE_OFFER] > 0 || r->nhandlers[CARC_EV_PLACE_FILTER] > 0;
     r->k.farm_scoring = enum_value(r, "farm-scoring");
     r->k.small_city = enum_value(r, "small-city") == 1;
     r->k.incomplete_score = enum_value(r, "incomplete-features") == 0;

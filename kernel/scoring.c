@@ -619,7 +619,7 @@ static int held_features(const carc_game *g, held_feature *local, int nlocal, he
             n++;
             i++;
         }
-        if (fg->seat >= 0) h[i - 1].strength[fg->seat] += k->strength > 0 ? k->strength : 1;
+        if (fg->seat >= 0) h[i - 1].strength[fg->seat] += k->strength; /* 0: CARC_FIGURE_STRENGTH_ZERO */
     }
     *held = h;
     return n;

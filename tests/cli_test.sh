@@ -460,6 +460,23 @@ check "carc test of a good record: ok and the closing count" 0 "1 passed, 0 fail
     "$CARC" test tests/scenarios/base-small-city.rec
 check "carc test prints the record and its rules" 0 "ok   tests/scenarios/base-small-city.rec (BASE-" \
     "$CARC" test tests/scenarios/base-small-city.rec
+# carc replay counts every figure kind a player has in supply.
+check "carc replay counts every figure kind in supply" 0 "(in supply: 7 follower, 1 large-follower" \
+    "$CARC" replay tests/scenarios/ic-large-city.rec
+# A script's carc.fail in its game_init names the script once.
+mkdir -p "$T/fail-init"
+printf 'carc.game_init(function() carc.fail("no start tile here") end)\n' >"$T/fail-init/h.lua"
+printf '[variant]\ninclude = base\nname = h\n[plugins]\nscripts = h.lua\n' >"$T/fail-init/h.ini"
+check "carc.fail in a script's game_init: the message names the script" 1 "h: $T/fail-init/h.lua:1: no start tile here" \
+    "$CARC" sim --variant "$T/fail-init/h.ini" --games 1
+lacks "carc.fail in a script's game_init: ... once" "h: h: "
+# expect-error LINE MESSAGE: a stop at that line for another reason fails.
+sed 's/^#! expect-error 16 .*/#! expect-error 16 no tile left/' tests/scenarios/base-one-deploy-per-turn.rec \
+    >"$T/other-error.rec"
+check "carc test: a stop at the expected line with another message fails" 1 \
+    "expected a stop at line 16 with 'no tile left', got: " "$CARC" test "$T/other-error.rec"
+check "carc test: a stop with the expected message passes" 0 "1 passed, 0 failed" \
+    "$CARC" test tests/scenarios/base-one-deploy-per-turn.rec
 sed 's/^#! expect Red \([0-9]*\)$/#! expect Red 999/' tests/scenarios/base-small-city.rec >"$T/wrong.rec"
 check "carc test of a wrong expectation fails and says why" 1 "Red scored" "$CARC" test "$T/wrong.rec"
 check "carc test counts the failure" 1 "0 passed, 1 failed" "$CARC" test "$T/wrong.rec"
@@ -486,8 +503,10 @@ mkdir -p "$T/new"
 check "carc new refuses a bad name" 2 "is not a name" sh -c "cd '$T/new' && '$CARC' new plugin 'My Rule'"
 check "carc new plugin writes a starter" 0 "my-rule/my-rule.c" sh -c "cd '$T/new' && '$CARC' new plugin my-rule"
 check "carc new refuses an existing directory" 1 "cannot create" sh -c "cd '$T/new' && '$CARC' new plugin my-rule"
+check "carc new plugin: its Makefile uses pkg-config carc and no absolute path" 0 "" \
+    sh -c "grep -q 'pkg-config' '$T/new/my-rule/Makefile' && ! grep -v '^#' '$T/new/my-rule/Makefile' | grep -q -e ' /' -e '=/'"
 check "the starter plugin builds and passes carc test" 0 "1 passed, 0 failed" \
-    sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC'"
+    sh -c "cd '$T/new/my-rule' && make -s test CARC='$CARC' CARC_CFLAGS='-I$CARC_DATA/kernel'"
 check "carc new script writes a starter" 0 "my-lua/my-lua.lua" sh -c "cd '$T/new' && '$CARC' new script my-lua"
 check "the starter script passes carc test" 0 "1 passed, 0 failed" sh -c "cd '$T/new/my-lua' && '$CARC' test tests"
 

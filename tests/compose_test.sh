@@ -102,6 +102,26 @@ printf '[variant]\ninclude = base\nplayers = 6\n' >"$T/six.ini"
 check "combine: ... (ark 2-5 and a 6-player module)" 1 "cannot be combined" \
     "$CARC" variant show "ark+$T/six.ini"
 
+# What a module requires of a composition ([variant] requires, after,
+# conflicts), checked when the variant loads.
+printf '[variant]\nname = first-one\nrequires = first\n[tiles]\nsets = base\n' >"$T/first-one.ini"
+check "requires = first: the module first loads" 0 "first-one" "$CARC" variant show "$T/first-one.ini+robbers"
+check "requires = first: after another module's sets it is refused, naming the line" 1 \
+    "first-one.ini:3: module first-one requires = first (its tile sets before every other's), but base comes before it" \
+    "$CARC" variant show "robbers+$T/first-one.ini"
+printf '[variant]\nname = after-robbers\nafter = robbers\n[tiles]\nsets = base\n' >"$T/after-robbers.ini"
+check "after = robbers: with the robbers before it, it loads" 0 "after-robbers" \
+    "$CARC" variant show "robbers+$T/after-robbers.ini"
+check "after = robbers: without the robbers it is refused" 1 \
+    "module after-robbers needs robbers before it (after = robbers), which this composition lacks" \
+    "$CARC" variant show "base+$T/after-robbers.ini"
+check "after = robbers: with the robbers after it, it is refused" 1 "which comes after it" \
+    "$CARC" variant show "$T/after-robbers.ini+robbers"
+printf '[variant]\nname = no-fairy\nconflicts = fairy\n[tiles]\nsets = base\n' >"$T/no-fairy.ini"
+check "conflicts = fairy: with the fairy it is refused" 1 "modules no-fairy and fairy cannot be combined (conflicts = fairy)" \
+    "$CARC" variant show "$T/no-fairy.ini+fairy"
+check "conflicts = fairy: without it, it loads" 0 "no-fairy" "$CARC" variant show "$T/no-fairy.ini+robbers"
+
 # ---- 2. composition on the command line ---------------------------------------------------
 check "command-line composition: sim --variant base+robbers+fairy plays" 0 "win rate" \
     "$CARC" sim --variant base+robbers+fairy --games 2

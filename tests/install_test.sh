@@ -52,7 +52,9 @@ src=$(pwd)
 check "the installed carc test passes every shipped scenario" \
     sh -c "cd '$tmp' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' test '$src/tests/scenarios' | tail -n 1 | grep -q ' passed, 0 failed'"
 check "the installed carc's starter plugin builds and passes carc test" \
-    sh -c "cd '$tmp/fan' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' new plugin starter >/dev/null && cd starter && env -u CARC_DATA -u CARC_PLUGIN_PATH make -s test | grep -q '1 passed, 0 failed'"
+    sh -c "cd '$tmp/fan' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' new plugin starter >/dev/null && cd starter && env -u CARC_DATA -u CARC_PLUGIN_PATH PATH='$prefix/bin':\$PATH make -s test | grep -q '1 passed, 0 failed'"
+check "the starter's Makefile names no absolute path (pkg-config carc, the carc on the PATH)" \
+    sh -c "! grep -v '^#' '$tmp/fan/starter/Makefile' | grep -q -e '$prefix' -e '$src' -e ' /'"
 check "the installed carc's starter script passes carc test" \
     sh -c "cd '$tmp/fan' && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' new script starter-lua >/dev/null && cd starter-lua && env -u CARC_DATA -u CARC_PLUGIN_PATH '$prefix/bin/carc' test tests | grep -q '1 passed, 0 failed'"
 

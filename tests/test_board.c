@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "rng.h"
 #include "play.h"
 
 static int count_type(const carc_game *g, const char *name)
@@ -219,6 +220,127 @@ static void test_perft3_seeded_positions(void **state)
     perft_of_seeded_position("all-expansions", 3, 25, (const long[]){5, 85, 808});
 }
 
+/* A kind with its own edge letter (tests/tiles/test-river.ini: kinds =
+ * river:V): edges match by the kinds of their ports, so a river edge fits
+ * only a river edge. Below the spring (its river leaves south) no base tile
+ * fits, and a straight river fits there only upright (r0, r180). */
+static void test_river_edges_fit_only_river(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("tests/variants/test-river.ini", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int type_r = carc_tile_type_find(r, "test-river:R");
+    assert_true(type_r >= 0);
+    for (int t = 0; t < carc_tile_types(r); t++) {
+        if (strcmp(carc_tile_set_of(r, t), "base") != 0) continue;
+        assert_int_equal(carc_advance(g), CARC_NEED_DRAW);
+        carc_game *c = carc_game_clone(g);
+        assert_int_equal(carc_draw(c, t), 0);
+        if (carc_advance(c) == CARC_NEED_DRAW) { /* no placement at all: discarded (a CCCC) */
+            carc_game_free(c);
+            continue;
+        }
+        for (int i = 0; i < carc_option_count(c); i++) {
+            int x, y;
+            assert_int_equal(carc_option_placement(c, i, NULL, &x, &y, NULL), 0);
+            assert_false(x == 0 && y == 1); /* never against the river */
+        }
+        carc_game_free(c);
+    }
+    assert_int_equal(carc_advance(g), CARC_NEED_DRAW);
+    assert_int_equal(carc_draw(g, type_r), 0);
+    assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
+    int below = 0;
+    for (int i = 0; i < carc_option_count(g); i++) {
+        int x, y, rot;
+        carc_option_placement(g, i, NULL, &x, &y, &rot);
+        if (x == 0 && y == 1) {
+            assert_true(rot == 0 || rot == 2);
+            below++;
+        } else if (y == -1) {
+            /* North, east and west of the spring only turned so that a
+             * field side faces the spring's field edge. */
+            assert_true(rot == 1 || rot == 3);
+        } else {
+            assert_true(y == 0 && (x == 1 || x == -1) && (rot == 0 || rot == 2));
+        }
+    }
+    assert_int_equal(below, 2);
+    /* touches: the spring's river (segment 0) and its field (1) touch; the
+     * straight river's segments touch nothing (no touches line). */
+    int spring = carc_tile_type_find(r, "test-river:S");
+    assert_int_equal(carc_type_segment_touches(r, spring, 0), 1u << 1);
+    assert_int_equal(carc_type_segment_touches(r, spring, 1), 1u << 0);
+    assert_int_equal(carc_type_segment_touches(r, type_r, 0), 0);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* The pile as data (tests/tiles/test-river-pile.ini: pile = first, last = L,
+ * start = S), loaded after the base set: the spring starts, the river's 7
+ * tiles are the first 7 drawn and the lake the 7th, in every seeded game;
+ * a record that draws otherwise stops with the reason. */
+static void test_pile_order_and_start(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("tests/variants/test-river-after.ini", NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    int lake = carc_tile_type_find(r, "test-river-pile:L");
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        carc_game *g = carc_game_new(r, 2, NULL, seed, err, sizeof err);
+        assert_non_null(g);
+        int x, y, rot, type;
+        carc_tile_at_index(g, 0, &x, &y, &rot, &type);
+        assert_string_equal(carc_tile_id(r, type), "S");
+        assert_string_equal(carc_tile_set_of(r, type), "test-river-pile");
+        carc_rng rng;
+        carc_rng_seed(&rng, seed, 9);
+        int draws = 0;
+        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
+            if (st == CARC_NEED_DRAW) {
+                assert_int_equal(carc_draw(g, -1), 0);
+                int t = carc_last_drawn(g);
+                draws++;
+                assert_int_equal(strcmp(carc_tile_set_of(r, t), "test-river-pile") == 0, draws <= 7);
+                assert_int_equal(t == lake, draws == 7);
+            } else {
+                carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
+            }
+        }
+        carc_game_free(g);
+    }
+    carc_rules_free(r);
+
+    const char *head = "carcassonne-record 1\nvariant tests/variants/test-river-after.ini\nseed 1\n"
+                       "player Red random\nplayer Blue random\n---\n";
+    static const struct {
+        const char *lines, *why;
+    } bad[] = {
+        {"draw base:U\n", "base:U cannot be drawn now: the tiles of a set drawn first (pile = first) come before it"},
+        {"draw test-river-pile:L\n", "test-river-pile:L cannot be drawn now: it comes last of the tiles drawn first"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", head, bad[i].lines);
+        carc_record rec;
+        assert_int_equal(carc_record_parse("order", text, strlen(text), &rec, err, sizeof err), 0);
+        carc_rules *rr = carc_record_rules(&rec, err, sizeof err);
+        assert_non_null(rr);
+        carc_game *g = NULL;
+        assert_int_equal(carc_replay(&rec, rr, &g, err, sizeof err), -1);
+        if (!strstr(err, bad[i].why)) fail_msg("expected '%s' in: %s", bad[i].why, err);
+        assert_non_null(strstr(err, "order:7:"));
+        carc_game_free(g);
+        carc_rules_free(rr);
+        carc_record_free(&rec);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +351,8 @@ int main(void)
         cmocka_unit_test(test_perft3_cloisters_by_hand),
         cmocka_unit_test(test_perft3_crossroads_by_hand),
         cmocka_unit_test(test_perft3_seeded_positions),
+        cmocka_unit_test(test_river_edges_fit_only_river),
+        cmocka_unit_test(test_pile_order_and_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,6 +159,9 @@ static void tiles_missing_edges(void **s) { (void)s; bad_tiles("missing-edges.in
 static void tiles_road_half_port(void **s) { (void)s; bad_tiles("road-half-port.ini", 8, WORDS("road", "middle port")); }
 static void tiles_city_part_edge(void **s) { (void)s; bad_tiles("city-part-edge.ini", 8, WORDS("city", "whole edge")); }
 static void tiles_borders_non_city(void **s) { (void)s; bad_tiles("borders-non-city.ini", 10, WORDS("borders E", "no city")); }
+static void tiles_touches_unknown(void **s) { (void)s; bad_tiles("touches-unknown.ini", 10, WORDS("touches", "cloister@inner", "names no segment")); }
+static void tiles_kind_letter_lowercase(void **s) { (void)s; bad_tiles("kind-letter-lowercase.ini", 4, WORDS("river:r", "upper-case edge letter")); }
+static void tiles_edge_letter_unknown(void **s) { (void)s; bad_tiles("edge-letter-unknown.ini", 7, WORDS("CRVR", "kinds = river:V")); }
 static void tiles_borders_on_city(void **s) { (void)s; bad_tiles("borders-on-city.ini", 8, WORDS("only a field borders")); }
 static void tiles_long_line(void **s) { (void)s; bad_tiles("long-line.ini", 9, WORDS("line longer than")); }
 static void tiles_not_ini(void **s) { (void)s; bad_tiles("not-ini.ini", 6, WORDS("key = value")); }
@@ -474,6 +477,9 @@ int main(void)
         cmocka_unit_test(tiles_missing_edges),
         cmocka_unit_test(tiles_road_half_port),
         cmocka_unit_test(tiles_city_part_edge),
+        cmocka_unit_test(tiles_touches_unknown),
+        cmocka_unit_test(tiles_kind_letter_lowercase),
+        cmocka_unit_test(tiles_edge_letter_unknown),
         cmocka_unit_test(tiles_borders_non_city),
         cmocka_unit_test(tiles_borders_on_city),
         cmocka_unit_test(tiles_long_line),

@@ -373,6 +373,52 @@ static void test_phase_needs_tile_mark_checked(void **state)
     carc_rules_free(r);
 }
 
+/* The replay trap: a plugin offers `barn X,Y field@Nw` and `barn X,Y
+ * field@Wn` for one field (two ports of one segment): one record line would
+ * choose either, so the decision is refused when it is posed, naming the
+ * plugin, before any player or record sees it. With texts that differ the
+ * same game plays on. */
+static void test_options_one_line_could_choose_refused(void **state)
+{
+    (void)state;
+    char err[1024];
+    carc_rules *r = carc_variant_load("tests/variants/test-ambiguous.ini", NULL, 0, err, sizeof err);
+    assert_non_null(r);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    int st;
+    while ((st = carc_advance(g)) != CARC_FAILED && st != CARC_FINISHED) {
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else carc_choose(g, 0);
+    }
+    assert_int_equal(st, CARC_FAILED);
+    assert_int_equal(carc_turn_number(g), 1); /* the first action decision */
+    const char *e = carc_game_error(g);
+    assert_non_null(strstr(e, "ambiguous offered two options one record line could choose, 'barn "));
+    carc_game_free(g);
+    carc_rules_free(r);
+
+    const char *ov[] = {"ambiguous.texts=distinct"};
+    r = carc_variant_load("tests/variants/test-ambiguous.ini", ov, 1, err, sizeof err);
+    assert_non_null(r);
+    g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    int barns = 0;
+    while ((st = carc_advance(g)) != CARC_FAILED && st != CARC_FINISHED) {
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            continue;
+        }
+        char t[128];
+        carc_option_text(g, 0, t, sizeof t);
+        barns += strncmp(t, "barn", 4) == 0;
+        assert_int_equal(carc_option_duplicate(g, 0), -1);
+        carc_choose(g, 0);
+    }
+    assert_int_equal(st, CARC_FINISHED);
+    assert_true(barns > 0);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 /* ---- plugins in several rules objects of one process ---------------------------------- */
 
 /* One game played line by line by uniform random choices; its record text
@@ -554,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_unknown_plugin_refused),
         cmocka_unit_test(test_plugin_given_as_path_refused),
         cmocka_unit_test(test_failed_init_leaves_no_trace),
+        cmocka_unit_test(test_options_one_line_could_choose_refused),
         cmocka_unit_test(test_rules_side_by_side_interleaved),
         cmocka_unit_test(test_plugin_data_per_rules),
     };

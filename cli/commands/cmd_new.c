@@ -80,15 +80,19 @@ static const char *const plugin_c =
     "}\n";
 
 static const char *const plugin_make =
-    "# Builds @NAME@.so against carc's plugin header and runs the scenario tests.\n"
+    "# Builds @NAME@.so against the installed carc's plugin header (pkg-config\n"
+    "# carc) and runs the scenario tests with the carc on the PATH.\n"
     "#   make          the plugin\n"
     "#   make test     the plugin, then carc test tests (CARC_PLUGIN_PATH is this directory)\n"
-    "CARC ?= @CARC@\n"
-    "CARC_CFLAGS ?= @CFLAGS@\n"
+    "# Another carc: PKG_CONFIG_PATH=PREFIX/lib/pkgconfig make CARC=PREFIX/bin/carc\n"
+    "CARC ?= carc\n"
+    "PKG_CONFIG ?= pkg-config\n"
+    "CARC_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags carc 2>/dev/null)\n"
     "CC ?= cc\n"
     "CFLAGS ?= -std=c11 -O2 -g -Wall -Wextra -Werror\n"
     "\n"
     "@NAME@.so: @NAME@.c\n"
+    "\t@[ -n \"$(CARC_CFLAGS)\" ] || { echo \"$(PKG_CONFIG) does not know carc: install it, or set PKG_CONFIG_PATH to the directory of its carc.pc\" >&2; exit 1; }\n"
     "\t$(CC) $(CFLAGS) -shared -fPIC $(CARC_CFLAGS) -o $@ $<\n"
     "\n"
     "test: @NAME@.so\n"

@@ -284,8 +284,34 @@ void ascii_scores(const carc_game *g, FILE *out)
     view v;
     if (view_of_game(&v, g) < 0) return;
     fprintf(out, "turn %d, %d tiles left |", v.turn, v.pile_left);
-    for (int p = 0; p < v.nplayers; p++)
-        fprintf(out, " %d:%s %d (%d in supply)", p + 1, v.names[p], v.scores[p], v.followers[p]);
+    /* Every figure kind some player has in supply: the followers alone read
+     * "(7 in supply)"; with more kinds, each is counted by name. */
+    const carc_rules *r = carc_game_rules(g);
+    int nk = carc_figure_kinds(r);
+    bool others = false;
+    for (int k = 0; k < nk && !others; k++) {
+        const char *name = carc_figure_kind_name(r, k);
+        if (strcmp(name, "follower") == 0) continue;
+        for (int p = 0; p < v.nplayers && !others; p++) others = carc_supply(g, p, name) > 0;
+    }
+    for (int p = 0; p < v.nplayers; p++) {
+        if (!others) {
+            fprintf(out, " %d:%s %d (%d in supply)", p + 1, v.names[p], v.scores[p], v.followers[p]);
+            continue;
+        }
+        fprintf(out, " %d:%s %d (in supply:", p + 1, v.names[p], v.scores[p]);
+        const char *sep = " ";
+        for (int k = 0; k < nk; k++) {
+            const char *name = carc_figure_kind_name(r, k);
+            int n = carc_supply(g, p, name);
+            bool listed = strcmp(name, "follower") == 0;
+            for (int q = 0; q < v.nplayers && !listed; q++) listed = carc_supply(g, q, name) > 0;
+            if (!listed) continue;
+            fprintf(out, "%s%d %s", sep, n, name);
+            sep = ", ";
+        }
+        fputc(')', out);
+    }
     fputc('\n', out);
     view_free(&v);
 }

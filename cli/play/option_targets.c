@@ -56,16 +56,15 @@ int option_target_of(const carc_game *g, int k, option_target *t)
     memset(t, 0, sizeof *t);
     t->kind = TARGET_NONE;
     t->tile = t->seg = t->owner = -1;
-    /* The kernel's own placements say where in their text: no copy needed. */
-    const carc_option *o = carc_option_at(g, k);
-    char text[128], r[8];
-    if (o && o->owner == 0 && carc_option_text(g, k, text, sizeof text) >= 0 &&
-        sscanf(text, "place %d,%d r%7s", &t->x, &t->y, r) == 3) {
+    /* The kernel's own placements (of the drawn tile, or of a held one)
+     * say where: no copy needed. */
+    if (carc_option_placement(g, k, NULL, &t->x, &t->y, &t->rot) == 0) {
         t->kind = TARGET_PLACE;
-        t->rot = atoi(r) / 90 & 3;
         t->tile = carc_tiles_placed(g);
         return 0;
     }
+    const carc_option *o = carc_option_at(g, k);
+    char text[128];
     /* The kernel's deployments name their tile and segment. */
     if (o && o->owner == 0 && carc_option_text(g, k, text, sizeof text) >= 0 && strncmp(text, "deploy ", 7) == 0) {
         fig_place f = {o->arg[0], carc_decision_player(g), CARC_AT_SEGMENT, o->tile, o->seg, 0};

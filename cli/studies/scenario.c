@@ -26,6 +26,7 @@ typedef struct expect {
     int event_count; /* -1 any */
     int finished;   /* -1 either */
     int error_line; /* 0 none */
+    char error_text[512]; /* what the stop's message must contain ("" anything) */
 } expect;
 
 /* A whole number; false if s is not one. */
@@ -81,12 +82,29 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
             e->event_count = v;
         } else if (n == 2 && strcmp(key, "expect-finished") == 0 && (!strcmp(a, "yes") || !strcmp(a, "no"))) {
             e->finished = strcmp(a, "yes") == 0;
-        } else if (n == 2 && strcmp(key, "expect-error") == 0 && whole(a, &v) && v > 0) {
+        } else if (n >= 2 && strcmp(key, "expect-error") == 0 && whole(a, &v) && v > 0) {
+            /* expect-error LINE [MESSAGE]: the rest of the line, trimmed, is
+             * a part of the message the replay must stop with. */
             e->error_line = v;
+            const char *rest = s + strspn(s, " \t");
+            rest += strcspn(rest, " \t");        /* past the key */
+            rest += strspn(rest, " \t");
+            rest += strcspn(rest, " \t");        /* past LINE */
+            rest += strspn(rest, " \t");
+            size_t len = strlen(rest);
+            while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t')) len--;
+            if (len >= sizeof e->error_text) {
+                snprintf(msg, msgn, "%s:%d: the expected message is longer than %zu characters", path, lineno,
+                         sizeof e->error_text - 1);
+                rc = -1;
+                continue;
+            }
+            memcpy(e->error_text, rest, len);
+            e->error_text[len] = 0;
         } else {
             snprintf(msg, msgn,
                      "%s:%d: '#!%s' is not a directive (expected rule IDS, expect NAME SCORE, expect-supply NAME N [KIND], "
-                     "expect-event NAME REASON POINTS, expect-event-count N, expect-finished yes|no or expect-error LINE)",
+                     "expect-event NAME REASON POINTS, expect-event-count N, expect-finished yes|no or expect-error LINE [MESSAGE])",
                      path, lineno, s);
             rc = -1;
         }
@@ -162,12 +180,13 @@ static int check_game(const char *path, const expect *e, const carc_rules *rules
     return 0;
 }
 
-/* Whether err is the stop at the expected line ("path:LINE: ..."). */
-static int stopped_at(const char *path, int line, const char *err)
+/* Whether err is the stop at the expected line ("path:LINE: ...") with the
+ * expected message in it (when the directive names one). */
+static int stopped_at(const char *path, const expect *e, const char *err)
 {
     char want[600];
-    snprintf(want, sizeof want, "%s:%d:", path, line);
-    return strncmp(err, want, strlen(want)) == 0;
+    snprintf(want, sizeof want, "%s:%d:", path, e->error_line);
+    return strncmp(err, want, strlen(want)) == 0 && (!e->error_text[0] || strstr(err, e->error_text));
 }
 
 int scenario_check(const char *path, char *rules_out, size_t rulesn, char *msg, size_t msgn)
@@ -180,7 +199,7 @@ int scenario_check(const char *path, char *rules_out, size_t rulesn, char *msg, 
     char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
-        if (e.error_line && stopped_at(path, e.error_line, err)) return 0;
+        if (e.error_line && stopped_at(path, &e, err)) return 0;
         snprintf(msg, msgn, "%s", err);
         return 1;
     }
@@ -190,7 +209,9 @@ int scenario_check(const char *path, char *rules_out, size_t rulesn, char *msg, 
     if (!rules) {
         snprintf(msg, msgn, "%s", err);
     } else if (carc_replay(&rec, rules, &g, err, sizeof err) < 0) {
-        if (e.error_line && stopped_at(path, e.error_line, err)) rc = 0;
+        if (e.error_line && stopped_at(path, &e, err)) rc = 0;
+        else if (e.error_line && e.error_text[0])
+            snprintf(msg, msgn, "%s: expected a stop at line %d with '%s', got: %s", path, e.error_line, e.error_text, err);
         else if (e.error_line) snprintf(msg, msgn, "%s: stopped elsewhere than line %d: %s", path, e.error_line, err);
         else snprintf(msg, msgn, "%s", err);
     } else if (e.error_line) {

@@ -8,7 +8,8 @@
  *   #! expect-event NAME REASON POINTS   the next scoring event, in order
  *   #! expect-event-count N      exactly N scoring events in the game
  *   #! expect-finished yes|no    whether the game is over (default: either)
- *   #! expect-error LINE         replay must stop at this line of the file
+ *   #! expect-error LINE [MESSAGE]  replay must stop at this line of the file,
+ *                                with MESSAGE (a part of it) when given
  *
  * With expect-event lines, the events must be exactly those, in that order. */
 #ifndef CARC_SCENARIO_H
