@@ -159,8 +159,14 @@ if command -v make >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
     ln -s "$CARC_DATA" "$T/data \$dir #1"
     check "new plugin: written where carc's path and data folder have spaces, quotes, \$ and #" 0 "my-rule/Makefile" \
         sh -c "cd '$T/my plugins' && CARC_DATA='$T/data \$dir #1' '$T/carc'\\''s bin/carc' new plugin my-rule"
+    # The starter's Makefile finds carc's header through pkg-config and runs
+    # the carc on the PATH: here a carc.pc naming the source tree's header,
+    # and the PATH holding a folder whose name has a space and a quote.
+    mkdir -p "$T/prefix/lib/pkgconfig"
+    printf 'includedir=%s/kernel\n\nName: carc\nDescription: carc\nVersion: 0.1.0\nCflags: -I${includedir}\nLibs:\n' \
+        "$ROOT" >"$T/prefix/lib/pkgconfig/carc.pc"
     check "new plugin: ... its Makefile builds the plugin and passes its test" 0 "1 passed, 0 failed" \
-        sh -c "cd '$T/my plugins/my-rule' && env -u CARC_PLUGIN_PATH CARC_DATA='$T/data \$dir #1' make -s test"
+        sh -c "cd '$T/my plugins/my-rule' && PATH='$T/carc'\\''s bin':\"\$PATH\" PKG_CONFIG_PATH='$T/prefix/lib/pkgconfig' env -u CARC_PLUGIN_PATH CARC_DATA='$T/data \$dir #1' make -s test"
 else
     fail "new plugin" "no make or cc"
 fi
