@@ -995,6 +995,49 @@ static void test_text_utf8_conversion(void **state)
     json_decref(j);
 }
 
+/* A game whose record would pass what a reader accepts stops before it,
+ * with the message; the move is refused, no later move is taken, and the
+ * record saved is the one before, which replays (the limit lowered here to
+ * reach it in a few moves: the server's is CARC_RECORD_MAX_BYTES). */
+static void test_record_limit_stops_the_game(void **state)
+{
+    (void)state;
+    session_setup su = {.variant = "base", .seed = 4, .nplayers = 2, .names = {"A", "B"}, .agents = {"human", "human"}};
+    char err[2048] = "", path[1200];
+    registry_save_path(path, sizeof path, save_dir, "limit");
+    serve_session *s = session_new(&su, path, err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    int status = 0;
+    json_t *opened = serve_open_game(s, NULL, true, err, sizeof err, &status); /* the registry's now */
+    assert_non_null(opened);
+    json_decref(opened);
+    s->max_line_bytes = s->line_bytes + 120;
+    int moves = 0, rc = 0;
+    while (rc == 0 && moves < 100) {
+        rc = session_choose(s, session_serial(s), 0, err, sizeof err, &status);
+        if (rc == 0) moves++;
+    }
+    assert_int_equal(rc, -1);
+    assert_true(moves > 0 && moves < 100);
+    assert_non_null(strstr(err, "would pass what a reader accepts"));
+    assert_non_null(strstr(s->failed, "would pass what a reader accepts"));
+    assert_true(s->line_bytes <= s->max_line_bytes);
+    int lines = s->nlines;
+    assert_int_equal(session_choose(s, session_serial(s), 0, err, sizeof err, &status), -1);
+    assert_int_equal(status, 409);
+    /* the saved record holds every line the session kept, and replays */
+    carc_record rec;
+    assert_int_equal(carc_record_load(path, &rec, err, sizeof err), 0);
+    assert_int_equal(rec.nlines, lines);
+    carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
+    assert_non_null(rules);
+    carc_game *g = NULL;
+    assert_int_equal(carc_replay(&rec, rules, &g, err, sizeof err), 0);
+    carc_game_free(g);
+    carc_rules_free(rules);
+    carc_record_free(&rec);
+}
+
 int main(void)
 {
     test_tmp_subdir(save_dir, sizeof save_dir, "saves");
@@ -1023,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_slow_clients),
         cmocka_unit_test(test_compositions_side_by_side),
         cmocka_unit_test(test_agents_are_the_commands_list),
+        cmocka_unit_test(test_record_limit_stops_the_game),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);
