@@ -161,6 +161,7 @@ static void test_held_tile_instead_of_drawing(void **state)
     assert_true(x == 0 && y == 1 && rot == 1 && type == placing_of(g)->type_b);
     assert_int_equal(placing_of(g)->placed_held, 1);
     carc_game_free(g);
+    carc_rules_free(r);
 
     /* The same as a record, and on: Blue draws, Red has no tile to offer
      * and draws without being asked. */

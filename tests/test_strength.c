@@ -64,6 +64,7 @@ static void test_strength_zero_wins_nothing(void **state)
     const strength_state *s = state_of(g);
     assert_int_equal(s->probes, 2);
     carc_game_free(g);
+    carc_rules_free(r);
 
     /* The same city left open after turn 1: the probe saw Red's mayor at
      * strength 0, and nothing was scored or marked. */
