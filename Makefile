@@ -128,15 +128,13 @@ $(BUILD)/tests/%: tests/%.c $(LIB_A) $(CLI_LIB_OBJ)
 golden: all $(BUILD)/tests/test_golden
 	@CARC_DATA=$(CURDIR) $(BUILD)/tests/test_golden --write $(CURDIR)/tests/golden/hashes.txt
 
-# Every test: the cmocka programs, the scenario records (carc test), then the
-# command-line tests.
+# Every test: the layer check (as check-layers), the cmocka programs, the
+# scenario records (carc test), then the command-line tests
+# (tests/run_all.sh): each runs even when one before it failed, and the last
+# lines say which failed and "N passed, N failed".
 test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $$t; done
-	@echo "== carc test tests/scenarios"; CARC_DATA=$(CURDIR) $(CARC) test --quiet tests/scenarios
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/cli_test.sh
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/compose_test.sh
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins sh tests/records_replay_test.sh
-	@if [ "$(BUILD)" = build ]; then sh tests/install_test.sh; fi
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) TEST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins \
+	 INSTALL_TEST=$(if $(filter build,$(BUILD)),1,0) sh tests/run_all.sh $(TEST_BIN)
 
 # The layers keep to their headers (tests/check_layers.sh: kernel/ the game
 # alone, host/ and formats/ through kernel_host.h, cli/ through the public
@@ -145,7 +143,6 @@ test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
 check-layers:
 	@sh tests/check_layers.sh
 	@sh tests/check_layers_test.sh >/dev/null || sh tests/check_layers_test.sh
-test: check-layers
 
 # The quick tier, for while you work: the unit and scenario programs, then the
 # property tests on a few games each (self-checking every move, as in make

@@ -15,21 +15,42 @@ int ini_reader_open(ini_reader_state *rd, const char *path, char *err, size_t er
     return 0;
 }
 
+/* Reads one line (at most num - 1 bytes) through the FILE's buffer and counts
+ * its bytes as they come, a NUL inside the line included: asking the stream
+ * where it stands (ftell) would cost a system call per line. */
+static int read_line(ini_reader_state *rd, char *str, int num)
+{
+    int n = 0, c = 0;
+    while (n < num - 1 && (c = getc(rd->f)) != EOF) {
+        str[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    str[n] = 0;
+    rd->bytes += n;
+    return n;
+}
+
 char *ini_reader_next(char *str, int num, void *stream)
 {
     ini_reader_state *rd = stream;
-    if (rd->failed || !fgets(str, num, rd->f)) return NULL;
+    if (rd->failed || num < 2) return NULL;
+    int n = read_line(rd, str, num);
+    if (n == 0) return NULL;
     rd->cur_line++;
     rd->line = rd->cur_line;
-    size_t len = strlen(str);
-    rd->bytes = ftell(rd->f); /* counts the bytes a NUL hides from strlen */
-    if (rd->bytes < 0 || rd->bytes > INI_MAX_FILE_BYTES) {
+    if (rd->bytes > INI_MAX_FILE_BYTES) {
         ini_reader_fail(rd, "file too large (more than %d bytes)", INI_MAX_FILE_BYTES);
         return NULL;
     }
-    if (len > 0 && str[len - 1] != '\n' && !feof(rd->f)) {
-        ini_reader_fail(rd, "line longer than %d characters", num - 3);
-        return NULL;
+    if (str[n - 1] != '\n') {
+        /* The buffer is full (or the file ends without a newline): a line
+         * longer than the buffer still has bytes to come. */
+        int c = getc(rd->f);
+        if (c != EOF) {
+            ungetc(c, rd->f);
+            ini_reader_fail(rd, "line longer than %d characters", num - 3);
+            return NULL;
+        }
     }
     const char *p = str + strspn(str, " \t");
     if (*p == '[') rd->section_line = rd->cur_line;

@@ -254,13 +254,22 @@ static void list_options(const carc_game *g, char *out, size_t n)
     }
 }
 
+static bool is_end_line(const carc_record *rec, int next)
+{
+    return next < rec->nlines && strcmp(rec->lines[next].text, "end") == 0;
+}
+
 int carc_record_advance(carc_game *g, const carc_record *rec, int *next)
 {
-    if (*next < rec->nlines && strcmp(rec->lines[*next].text, "end") == 0) {
-        carc_end_now(g);
-        (*next)++;
-    }
-    return carc_advance(g);
+    if (!is_end_line(rec, *next)) return carc_advance(g);
+    /* Between two turns the rest of the turn asks nothing: the game ends at
+     * its turn-end. A decision reached first means the line was written
+     * while one was pending; it stays the line to answer it, and
+     * carc_record_step stops there. */
+    carc_end_now(g);
+    int status = carc_advance(g);
+    if (status == CARC_FINISHED) (*next)++;
+    return status;
 }
 
 int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next, char *err, size_t errn)
@@ -271,6 +280,15 @@ int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next
     if (status == CARC_FINISHED) {
         if (l) return fail_at(err, errn, rec->path, l->line, "'%s' after the end of the game", l->text);
         return CARC_RECORD_STOPPED;
+    }
+    if (l && is_end_line(rec, *next)) {
+        const char *rule = "`end` goes between two turns, after the last answer of one";
+        if (status == CARC_NEED_DRAW)
+            return fail_at(err, errn, rec->path, l->line, "'end' while the turn's next tile is to be drawn: %s", rule);
+        char opts[4096];
+        list_options(g, opts, sizeof opts);
+        return fail_at(err, errn, rec->path, l->line, "'end' while %s's decision (%s) is pending: %s; the options are:%s",
+                       carc_player_name(g, carc_decision_player(g)), carc_decision_label(g), rule, opts);
     }
     if (status == CARC_NEED_DRAW) {
         if (!l) return CARC_RECORD_STOPPED; /* a game in progress, waiting for its next tile */

@@ -549,7 +549,7 @@ static int l_ask(lua_State *L)
     const char *label = luaL_checkstring(L, 2);
     luaL_checktype(L, 3, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 3);
-    if (n < 0 || n > 10000) return luaL_error(L, "ask: 0 to 10000 options");
+    if (n < 0 || n > 1000) return luaL_error(L, "ask: 0 to 1000 options (what a person can choose from)");
     /* Lua memory: charged to the script, freed whatever error the reading raises. */
     carc_option *opts = lua_newuserdatauv(L, ((size_t)n + 1) * sizeof *opts, 0);
     memset(opts, 0, ((size_t)n + 1) * sizeof *opts);

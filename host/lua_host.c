@@ -101,6 +101,7 @@ int lua_host_load(struct carc_rules *r, plugin_slot *ps, char *err, size_t errn)
     }
     lua_pushcfunction(L, script_traceback); /* at TRACEBACK_SLOT: the stack is empty */
     ps->user = h;
+    ps->is_script = true;
     ps->unload = host_unload;
     if (plugin_register(r, ps, host_init, err, errn) < 0) {
         /* err is "NAME: init failed: path:line: message\ntraceback" */

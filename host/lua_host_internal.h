@@ -99,6 +99,13 @@ typedef struct lua_host {
     bool turn_end;
     long turn_used;
     int64_t turn_ns;
+    /* The account of the copies a bot makes to try moves for one real
+     * decision (game_host_view's trial_of and trial_at): what all of them
+     * used together, against the turn's limits. */
+    uint64_t trial_of, trial_at;
+    long trial_used;
+    int64_t trial_ns;
+    bool trial_spent;
     int format_ref, apply_ref, init_ref;
     bool closed;            /* registration is over */
     /* The field names, interned once (registry references): a field is set

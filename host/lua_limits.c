@@ -197,8 +197,17 @@ int script_xpcall(lua_State *L)
     return lua_wrapper_call_original(L);
 }
 
-/* Starts the budget of an outermost call, and the turn's account. */
-static void call_begin(lua_host *h, carc_ctx *ctx)
+#define TRIALS_SPENT_BUDGET                                                                              \
+    "trial moves: instruction budget exceeded (" STR(LUA_HOST_TURN_BUDGET) " instructions for all the copies " \
+    "a bot made for one decision)"
+#define TRIALS_SPENT_TIME                                                                                \
+    "trial moves: time limit exceeded (" STR(LUA_HOST_TURN_SECONDS) " s for all the copies a bot made for " \
+    "one decision)"
+
+/* Starts the budget of an outermost call, and the account it is charged to:
+ * the turn's for a game of its own, the decision's for a bot's copy. NULL,
+ * or why the call may not run at all (the decision's account is spent). */
+static const char *call_begin(lua_host *h, carc_ctx *ctx)
 {
     h->budget = LUA_HOST_BUDGET;
     h->started = coarse_now();
@@ -206,8 +215,18 @@ static void call_begin(lua_host *h, carc_ctx *ctx)
     h->stopped = STOP_NONE;
     h->printed = 0;
     script_set_hook(h->L, HOOK_EVERY);
-    if (!ctx->g) return;
+    if (!ctx->g) return NULL;
     game_host_view at = game_host_view_of(ctx->g);
+    if (at.trial_of) {
+        if (at.trial_of != h->trial_of || at.trial_at != h->trial_at) {
+            h->trial_of = at.trial_of;
+            h->trial_at = at.trial_at;
+            h->trial_used = 0;
+            h->trial_ns = 0;
+            h->trial_spent = false;
+        }
+        return h->trial_spent ? TRIALS_SPENT_BUDGET : NULL;
+    }
     if (at.serial != h->turn_game || at.turn != h->turn_number || at.in_end != h->turn_end) {
         h->turn_game = at.serial;
         h->turn_number = at.turn;
@@ -215,20 +234,36 @@ static void call_begin(lua_host *h, carc_ctx *ctx)
         h->turn_used = 0;
         h->turn_ns = 0;
     }
+    return NULL;
 }
 
 /* After an outermost call: what it used, against the per-call time (for a
- * call too short to meet a hook) and the turn's totals (a phase that keeps
- * running again gets a fresh budget each time, not a fresh turn). */
+ * call too short to meet a hook) and its account's totals (a phase that
+ * keeps running again gets a fresh budget each time, not a fresh turn; a
+ * bot's copies share one account per decision, not one each). */
 static const char *call_end(lua_host *h, carc_ctx *ctx)
 {
     int64_t took = coarse_now() - h->started;
+    long used = LUA_HOST_BUDGET - (h->budget < 0 ? 0 : h->budget);
+    bool trial = ctx->g && game_host_view_of(ctx->g).trial_of;
+    if (trial) {
+        /* Charged even when the call failed: a copy whose every call dies
+         * at the per-call limit must still spend the decision's account. */
+        h->trial_used += used;
+        h->trial_ns += took;
+        if (h->trial_used > LUA_HOST_TURN_BUDGET || h->trial_ns > LUA_HOST_TURN_SECONDS * NS_PER_S)
+            h->trial_spent = true;
+    }
     if (h->budget < 0) return stop_reason(STOP_BUDGET); /* charged past it after the last hook */
     if (took > LUA_HOST_SECONDS * NS_PER_S &&
         (h->cpu_deadline == 0 || clock_ns(CLOCK_THREAD_CPUTIME_ID) > h->cpu_deadline))
         return stop_reason(STOP_TIME);
     if (!ctx->g) return NULL;
-    h->turn_used += LUA_HOST_BUDGET - (h->budget < 0 ? 0 : h->budget);
+    if (trial) {
+        if (!h->trial_spent) return NULL;
+        return h->trial_used > LUA_HOST_TURN_BUDGET ? TRIALS_SPENT_BUDGET : TRIALS_SPENT_TIME;
+    }
+    h->turn_used += used;
     h->turn_ns += took;
     if (h->turn_used > LUA_HOST_TURN_BUDGET)
         return "instruction budget exceeded (" STR(LUA_HOST_TURN_BUDGET) " instructions per turn): a phase that runs again for ever?";
@@ -245,12 +280,20 @@ int script_limited_pcall(lua_host *h, carc_ctx *ctx, int nargs, int nresults, in
     lua_State *L = h->L;
     carc_ctx *prev = h->cur;
     h->cur = ctx;
-    if (!prev) call_begin(h, ctx); /* a nested call (a handler raised by this script's own call) shares the budget */
-    int depth = h->depth++;
-    int rc = lua_pcall(L, nargs, nresults, msgh);
-    h->depth = depth;
+    /* A nested call (a handler raised by this script's own call) shares the budget. */
+    const char *over = prev ? NULL : call_begin(h, ctx);
+    int rc = LUA_OK;
+    if (!over) {
+        int depth = h->depth++;
+        rc = lua_pcall(L, nargs, nresults, msgh);
+        h->depth = depth;
+        if (!prev) {
+            const char *end = call_end(h, ctx);
+            if (rc == LUA_OK) over = end;
+        }
+    }
     h->cur = prev;
-    const char *over = !prev && rc == LUA_OK ? call_end(h, ctx) : NULL;
+    if (over && h->trial_spent && ctx->g && game_host_view_of(ctx->g).trial_of) game_mark_trials_spent(ctx->g);
     if (rc != LUA_OK || over) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", over ? over : lua_tostring(L, -1) ? lua_tostring(L, -1) : "error");

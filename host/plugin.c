@@ -66,6 +66,13 @@ static plugin_slot *new_slot(struct carc_rules *r, const char *name, const char 
     return ps;
 }
 
+static void free_plugin_data(plugin_slot *ps)
+{
+    if (ps->free_data) ps->free_data(ps->data);
+    ps->data = NULL;
+    ps->free_data = NULL;
+}
+
 /* Runs init with registration open; on failure the rules go back to what
  * they were, so the plugin leaves no trace. */
 int plugin_register(struct carc_rules *r, plugin_slot *ps, int (*init)(carc_ctx *), char *err, size_t errn)
@@ -84,6 +91,8 @@ int plugin_register(struct carc_rules *r, plugin_slot *ps, int (*init)(carc_ctx 
     r->registering = 0;
     if (rc != 0) {
         snprintf(err, errn, "%s: init failed%s%s", ps->name, r->reg_error[0] ? ": " : "", r->reg_error);
+        free_plugin_data(ps);
+        ps->rules_ready = NULL;
         /* Back as they were, but for a clash with another plugin's name,
          * which the loader reports naming both (rules_note_conflict). */
         memcpy(saved->conflict, r->conflict, sizeof saved->conflict);
@@ -224,11 +233,20 @@ int script_load(struct carc_rules *r, const char *path, char *err, size_t errn)
     return 0;
 }
 
-/* Lays out each plugin's state inside the game's state block. */
+/* Runs each plugin's rules_ready (in load order), then lays out each
+ * plugin's state inside the game's state block. */
 int plugins_ready(struct carc_rules *r, char *err, size_t errn)
 {
-    (void)err;
-    (void)errn;
+    for (int i = 0; i < r->nplugins; i++) {
+        plugin_slot *ps = r->plugins[i];
+        if (!ps->rules_ready) continue;
+        r->reg_error[0] = 0;
+        struct carc_ctx ctx = {NULL, i + 1, ps->user, r};
+        if (ps->rules_ready(&ctx) != 0) {
+            snprintf(err, errn, "%s: refused the rules%s%s", ps->name, r->reg_error[0] ? ": " : "", r->reg_error);
+            return -1;
+        }
+    }
     size_t off = 0;
     for (int i = 0; i < r->nplugins; i++) {
         plugin_slot *ps = r->plugins[i];
@@ -244,6 +262,7 @@ void plugins_unload(struct carc_rules *r)
     for (int i = r->nplugins - 1; i >= 0; i--) {
         plugin_slot *ps = r->plugins[i];
         if (ps->unload) ps->unload(ps->user);
+        free_plugin_data(ps);
         if (ps->dl) dlclose(ps->dl);
         free(ps);
     }

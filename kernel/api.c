@@ -3,11 +3,15 @@
  * delegates to the file that owns the concept (rules.c, decision.c,
  * figures.c, scoring.c, ...): a plugin's mistake is an error returned (-1)
  * that stops the game, never a crash of the engine. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "core.h"
+
+#define STR_OF_(x) #x
+#define STR_OF(x) STR_OF_(x)
 
 static plugin_slot *slot(carc_ctx *ctx)
 {
@@ -432,6 +436,8 @@ static int api_offer(carc_ctx *ctx, const carc_option *opt)
     GAME_ONLY(ctx, -1);
     if (!ctx->g->building) return api_error(ctx, "offer: only while the action or placement decision is built");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
+    if (decision_offered(ctx->g) >= MAX_PLUGIN_OPTIONS)
+        return api_error(ctx, "offer: more than " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
     return decision_offer(ctx->g, opt, ctx->owner);
 }
 
@@ -465,7 +471,8 @@ static int api_forbid_pass(carc_ctx *ctx)
 static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_option *opts, int n)
 {
     GAME_ONLY(ctx, -1);
-    if (!player_ok(ctx, player) || n < 0 || (n && !opts) || n > 100000) return api_error(ctx, "ask: bad player or options");
+    if (!player_ok(ctx, player) || n < 0 || (n && !opts)) return api_error(ctx, "ask: bad player or options");
+    if (n > MAX_PLUGIN_OPTIONS) return api_error(ctx, "ask: at most " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
     if (ctx->g->building) return api_error(ctx, "ask: not while the action or placement decision is built");
     if (label && strlen(label) >= NAME_LEN) return api_error(ctx, "ask: a label has at most 31 characters");
     carc_option tmp;
@@ -479,11 +486,34 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
 
 /* ---- scoring ------------------------------------------------------------------------------------ */
 
+/* Whether the game has room for n more awards of a plugin (landed or
+ * batched) this turn and this game; else the game stops naming it. */
+static bool plugin_award_room(carc_ctx *ctx, int n, const char *what)
+{
+    carc_game *g = ctx->g;
+    int held = carc_awards(g) + g->nbatch;
+    if (g->award_turn != g->turn.number || g->award_turn_end != g->in_end) {
+        g->award_turn = g->turn.number;
+        g->award_turn_end = g->in_end;
+        g->award_turn_first = held;
+    }
+    char msg[160];
+    if (held + n > MAX_PLUGIN_AWARDS_GAME)
+        snprintf(msg, sizeof msg, "%s: more than %d awards in one game", what, MAX_PLUGIN_AWARDS_GAME);
+    else if (held - g->award_turn_first + n > MAX_PLUGIN_AWARDS_TURN)
+        snprintf(msg, sizeof msg, "%s: more than %d awards in one turn", what, MAX_PLUGIN_AWARDS_TURN);
+    else
+        return true;
+    api_error(ctx, msg);
+    return false;
+}
+
 static int api_award(carc_ctx *ctx, int player, int points, int reason, int feature, int flags)
 {
     GAME_ONLY(ctx, -1);
     if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
         return api_error(ctx, "award: bad player, reason or feature");
+    if (!plugin_award_room(ctx, 1, "award")) return -1;
     award_now(ctx->g, player, points, reason, feature, flags);
     return ctx->g->failed ? -1 : 0;
 }
@@ -510,8 +540,9 @@ static int api_batch_add(carc_ctx *ctx, int player, int points, int reason, int 
     if (ctx->g->batch_is_view) return api_error(ctx, "batch_add: not during award-order");
     if (!player_ok(ctx, player) || reason < 0 || reason >= ctx->rules->nreasons || (feature != -1 && !feature_ok(ctx, feature)))
         return api_error(ctx, "batch_add: bad player, reason or feature");
+    if (!plugin_award_room(ctx, 1, "batch_add")) return -1;
     batch_add(ctx->g, player, points, reason, feature, flags);
-    return 0;
+    return ctx->g->failed ? -1 : 0;
 }
 static int api_batch_commit(carc_ctx *ctx, int first)
 {
@@ -696,7 +727,11 @@ static int api_award_figures_on(carc_ctx *ctx, int tile, int where, uint32_t kin
     if (where != CARC_AT_SEGMENT && where != CARC_AT_TILE)
         return api_error(ctx, "award_figures_on: where is CARC_AT_SEGMENT or CARC_AT_TILE");
     if (reason < 0 || reason >= ctx->rules->nreasons) return api_error(ctx, "award_figures_on: no such reason");
-    return award_figures_on(ctx->g, tile, where, kinds, points, reason);
+    /* One award a figure there: the figures on one tile, at most. */
+    if (!plugin_award_room(ctx, 0, "award_figures_on")) return -1;
+    int n = award_figures_on(ctx->g, tile, where, kinds, points, reason);
+    if (n > 0 && !plugin_award_room(ctx, 0, "award_figures_on")) return -1;
+    return n;
 }
 
 /* ---- version 4: placement, held tiles, tile types ------------------------------------------------ */
@@ -878,6 +913,43 @@ static int api_pile_count(carc_ctx *ctx, int type)
     for (int i = 0; i < ctx->g->npile; i++) n += ctx->g->pile[i] == type;
     return n;
 }
+/* ---- version 3: the plugin's own data in these rules ------------------------------------ */
+
+static int api_set_plugin_data(carc_ctx *ctx, void *data, void (*free_data)(void *data))
+{
+    REG_ONLY(ctx);
+    plugin_slot *ps = slot(ctx);
+    if (ps->data || ps->free_data) return api_error(ctx, "set_plugin_data: the plugin's data is set once");
+    if (!data) return api_error(ctx, "set_plugin_data: no data");
+    ps->data = data;
+    ps->free_data = free_data;
+    return 0;
+}
+
+static void *api_plugin_data(carc_ctx *ctx)
+{
+    plugin_slot *ps = slot(ctx);
+    return ps ? ps->data : NULL;
+}
+
+static int api_set_rules_ready(carc_ctx *ctx, int (*ready)(carc_ctx *ctx))
+{
+    REG_ONLY(ctx);
+    plugin_slot *ps = slot(ctx);
+    if (!ready) return api_error(ctx, "set_rules_ready: no function");
+    if (ps->rules_ready) return api_error(ctx, "set_rules_ready: set once");
+    ps->rules_ready = ready;
+    return 0;
+}
+
+/* Where each version's members end stays where it was: a plugin built
+ * against an older header finds every member it knows at its offset. */
+_Static_assert(offsetof(carc_api, define_figure_kind) == 2 * sizeof(uint32_t) + 72 * sizeof(void *),
+               "the members of API version 1 moved");
+_Static_assert(offsetof(carc_api, figure_next_on_tile) == 2 * sizeof(uint32_t) + 87 * sizeof(void *),
+               "the members of API version 2 moved");
+_Static_assert(offsetof(carc_api, placement_of) == 2 * sizeof(uint32_t) + 95 * sizeof(void *),
+               "the members of API version 3 moved");
 
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
@@ -992,4 +1064,7 @@ const carc_api carc_api_v1 = {
     .pile_count = api_pile_count,
     .set_supply_by_players = api_set_supply_by_players,
     .feature_majority = api_feature_majority,
+    .set_plugin_data = api_set_plugin_data,
+    .plugin_data = api_plugin_data,
+    .set_rules_ready = api_set_rules_ready,
 };

@@ -82,6 +82,9 @@ const char *carc_rules_title(const carc_rules *r);
 /* Totals of the loaded tile sets: tiles per kind of segment, marks, tile
  * marks, the start tile (carc tiles check). */
 void carc_tileset_summary(const carc_rules *r, void *file);
+/* How many Lua scripts the rules load (sandboxed code from anywhere: a
+ * server does not run it to draw a page, option_targets.h). */
+int carc_rules_scripts(const carc_rules *r);
 int carc_rules_min_players(const carc_rules *r);
 int carc_rules_max_players(const carc_rules *r);
 /* Prints the resolved composition (carc variant show): a variant file that
@@ -129,6 +132,13 @@ int carc_game_try(carc_game *dst, const carc_game *src, int index);
  * pile and plugins' random draws. A search agent calls it on its clones so
  * that it samples futures instead of seeing the real one. */
 void carc_game_reseed_hidden(carc_game *g, uint64_t seed);
+/* Whether g, a copy made to try moves (carc_game_clone, carc_game_copy_into,
+ * carc_game_try), stopped because the scripts' account for the decision it
+ * was made for is spent: every copy made for one real decision shares one
+ * account per script, with the limits of a turn (docs/security.md), so a
+ * bot trying many moves cannot multiply them. A bot then stops trying and
+ * chooses cheaply. Always 0 for a game of its own. */
+int carc_game_trials_spent(const carc_game *g);
 void carc_game_free(carc_game *g);
 
 /* Runs the game until someone must decide, the game is over, or it failed. */

@@ -136,17 +136,54 @@ A C plugin is a shared object exporting one function:
 
     int carc_plugin_entry(const carc_api *api, carc_plugin_desc *desc);
 
-It fills `desc` (and keeps `api` for later calls) and returns 0; it must not
-call the API there. The kernel checks desc->api_version, then calls
-desc->init(ctx), the only place where the plugin may register handlers,
-phases, kinds, figures, marks, reasons, options and its state. If init
-returns non-zero everything it registered is undone and the object unloaded.
+It fills `desc` and returns 0; it must not call the API there. `api` is the
+same for every rules object of the process, so a static variable may keep
+it; nothing else of a plugin may live in statics: one process may load the
+plugin into several rules objects at once (carc serve holds one per game),
+each with its own ids (see set_plugin_data). The kernel checks
+desc->api_version, then calls desc->init(ctx) once per rules object, the
+only place where the plugin may register handlers, phases, kinds, figures,
+marks, reasons, options, its state and its data. If init returns non-zero
+everything it registered is undone (its data freed) and the object
+unloaded.
 
-Every later call receives a carc_ctx*: the game and the plugin it is for.
-The carc_api struct only grows at its end; api->size says how much of it
-this kernel has. */
+Every later call receives a carc_ctx*: the rules, the game (none in init
+and rules_ready) and the plugin it is for.
+
+VERSIONS. The carc_api struct only grows at its end: each version adds
+members after the last ones and never moves or removes any, and each
+growth raises CARC_API_VERSION. Each member's version is the section it
+stands in, and each member added after version 1 says it: (v2), (v3).
+    1  on ... user_data
+    2  define_figure_kind ... feature_borders; the events FEATURE_MAJORITY
+       and AWARD_ORDER
+    3  figure_next_on_tile, offer_walks, phase_needs_tile_mark,
+       offer_figures, award_figures_on (added while the kernel still said
+       version 2: a kernel saying 2 may or may not have them);
+       set_plugin_data, plugin_data, set_rules_ready
+    4  placement_of ... feature_majority; the events PLACE_OFFER and
+       PLACE_FILTER; the figure flag STRENGTH_ZERO
+A kernel refuses a plugin whose desc->api_version is above its own, so a
+plugin that sets CARC_API_VERSION may call every member of this header. A
+plugin that also wants to load into older kernels sets the oldest version
+it needs and tests each newer member with CARC_API_HAS(api, member) before
+calling it (api->version alone cannot tell for the members of version 3:
+see above).
+
+Adding version N (placement hooks, say): raise CARC_API_VERSION to N; put
+the new members at the struct's end under a line "API version N", each
+with its comment marked (vN); add them to the list above, to the kernel's
+table in api.c (whose static assertions pin where each earlier version
+ends: add one for version N - 1) and to docs/plugin-guide.md (section 3,
+Versions; section 7 marks each function "(version N)"). New events go
+before CARC_EV_COUNT, numbered after the existing ones, with their version
+in a comment. */
 
 #define CARC_API_VERSION 4
+
+/* Whether the kernel running the plugin has carc_api member `member`. */
+#define CARC_API_HAS(api, member) \
+    ((api)->size >= offsetof(carc_api, member) + sizeof((api)->member))
 
 typedef struct carc_ctx carc_ctx;
 
@@ -331,58 +368,60 @@ typedef struct carc_api {
      * phase running now (NULL elsewhere). */
     void *(*user_data)(carc_ctx *ctx);
 
-    /* ---- API version 2: everything below is present when
-     * api->size >= offsetof(carc_api, <member>) + sizeof(void *) -------- */
+    /* ---- API version 2 -------------------------------------------------- */
 
     /* -- figures as data -- */
     /* A figure kind with its flags, strength and the kinds it stands on (init
      * only). define_figure(name, n, flags) is define_figure_kind with
      * strength 1 on every deployable kind. Returns the kind's id or -1. */
-    int (*define_figure_kind)(carc_ctx *ctx, const carc_figure_kind_def *def);
-    int (*figure_kind_flags)(carc_ctx *ctx, int kind);     /* CARC_FIGURE_*, -1 unknown */
-    int (*figure_kind_strength)(carc_ctx *ctx, int kind);  /* -1 unknown */
+    int (*define_figure_kind)(carc_ctx *ctx, const carc_figure_kind_def *def); /* (v2) */
+    int (*figure_kind_flags)(carc_ctx *ctx, int kind);     /* (v2) CARC_FIGURE_*, -1 unknown */
+    int (*figure_kind_strength)(carc_ctx *ctx, int kind);  /* (v2) -1 unknown */
     /* 1 if the kind may be deployed to segments of feature_kind, 0 if not, -1 unknown. */
-    int (*figure_kind_stands_on)(carc_ctx *ctx, int kind, int feature_kind);
+    int (*figure_kind_stands_on)(carc_ctx *ctx, int kind, int feature_kind); /* (v2) */
     /* The kind's name (the rules' own string, valid while they are loaded). */
-    const char *(*figure_kind_name)(carc_ctx *ctx, int kind);
+    const char *(*figure_kind_name)(carc_ctx *ctx, int kind); /* (v2) */
     /* The sum of the strengths of player's followers on the feature. */
-    int (*feature_strength)(carc_ctx *ctx, int feature, int player);
+    int (*feature_strength)(carc_ctx *ctx, int feature, int player); /* (v2) */
     /* During action-offer: the kernel's deploys of every deployable follower
      * kind the active player has in supply on a tile other than the placed
      * one (`deploy NAME kind@port at x,y`; the magic portal), on features
      * neither occupied nor complete. Returns how many were offered. */
-    int (*deploy_elsewhere)(carc_ctx *ctx, int tile);
+    int (*deploy_elsewhere)(carc_ctx *ctx, int tile); /* (v2) */
 
     /* -- decisions -- */
     /* Who offered an option of the decision being built or answered: "kernel"
      * or the plugin's or script's name (valid while the rules are loaded). */
-    const char *(*option_owner)(carc_ctx *ctx, const carc_option *opt);
+    const char *(*option_owner)(carc_ctx *ctx, const carc_option *opt); /* (v2) */
     /* The option's record text, as `carc play` shows it; -1 on error. */
-    int (*option_text)(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
+    int (*option_text)(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n); /* (v2) */
 
     /* -- scoring -- */
     /* Takes award i out of the batch being collected (feature-scored, score,
      * award-order): it never lands and is never logged. */
-    int (*batch_withdraw)(carc_ctx *ctx, int i);
+    int (*batch_withdraw)(carc_ctx *ctx, int i); /* (v2) */
     /* During feature-majority: a player's strength in the feature being
      * counted (the sum of their followers' strengths), and changing it.
      * The players with the greatest strength above 0 win. */
-    int (*majority_strength)(carc_ctx *ctx, int player);
-    int (*set_majority_strength)(carc_ctx *ctx, int player, int strength);
+    int (*majority_strength)(carc_ctx *ctx, int player); /* (v2) */
+    int (*set_majority_strength)(carc_ctx *ctx, int player, int strength); /* (v2) */
 
     /* -- turns -- */
     /* The active player takes one more turn right after this one (the
      * builder). Not chained: refused (-1) during such an extra turn, and
      * asked twice in one turn it is one extra turn. */
-    int (*extra_turn)(carc_ctx *ctx);
+    int (*extra_turn)(carc_ctx *ctx); /* (v2) */
     /* 1 during such an extra turn, else 0. */
-    int (*in_extra_turn)(carc_ctx *ctx);
+    int (*in_extra_turn)(carc_ctx *ctx); /* (v2) */
 
     /* -- features -- */
     /* The distinct city features a field borders (the tile sets' `borders`):
      * up to max ids into cities; returns how many there are, -1 for a
      * feature that is not a field. */
-    int (*feature_borders)(carc_ctx *ctx, int field, int *cities, int max);
+    int (*feature_borders)(carc_ctx *ctx, int field, int *cities, int max); /* (v2) */
+
+    /* ---- API version 3 (the first five were added while the kernel still
+     * said version 2: test them with CARC_API_HAS on older kernels) ---- */
 
     /* -- figures on a tile -- */
     /* The first figure standing on placed tile `tile` (on one of its
@@ -390,7 +429,7 @@ typedef struct carc_api {
      * first), or -1 when there is none: the kernel keeps each tile's
      * figures, so a walk costs the figures there, not the figure table.
      * -1 and an error for a tile that is not placed. */
-    int (*figure_next_on_tile)(carc_ctx *ctx, int tile, int after);
+    int (*figure_next_on_tile)(carc_ctx *ctx, int tile, int after); /* (v3) */
 
     /* -- decisions -- */
     /* During action-offer: one option per walk from placed tile `start` of
@@ -401,7 +440,7 @@ typedef struct carc_api {
      * directions (enum carc_dir), 2 bits each, the first step lowest, arg[1]
      * = the number of steps, arg[2] = 0. Returns how many were offered (0
      * when no tile borders the start), -1 on error. */
-    int (*offer_walks)(carc_ctx *ctx, int start, int max_steps, const carc_option *opt);
+    int (*offer_walks)(carc_ctx *ctx, int start, int max_steps, const carc_option *opt); /* (v3) */
 
     /* -- registration (init only) -- */
     /* The turn phase `phase`, added by this plugin, runs only on turns whose
@@ -413,7 +452,7 @@ typedef struct carc_api {
      * runs until it is done. A phase that would return at once on most
      * turns costs nothing there. 0, or -1 and an error (not during init, no
      * turn phase of that name, another plugin's phase, no such tile mark). */
-    int (*phase_needs_tile_mark)(carc_ctx *ctx, const char *phase, int tile_mark);
+    int (*phase_needs_tile_mark)(carc_ctx *ctx, const char *phase, int tile_mark); /* (v3) */
 
     /* -- decisions -- */
     /* During action-offer: one option per figure of `owner` (a seat, or -1
@@ -424,7 +463,7 @@ typedef struct carc_api {
      * segment) and arg[0] = its id; arg[1] and arg[2] as given. Returns how
      * many were offered, -1 on error. A figure that goes next to one of the
      * player's (the fairy) offers its moves with one call. */
-    int (*offer_figures)(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt);
+    int (*offer_figures)(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt); /* (v3) */
 
     /* -- scoring -- */
     /* Each figure a player owns standing `where` (CARC_AT_SEGMENT or
@@ -435,7 +474,31 @@ typedef struct carc_api {
      * which handlers may have moved. Returns how many awards landed, -1 on
      * error. The Ark's point per follower on each tile it enters is one call
      * a tile. */
-    int (*award_figures_on)(carc_ctx *ctx, int tile, int where, uint32_t kinds, int points, int reason);
+    int (*award_figures_on)(carc_ctx *ctx, int tile, int where, uint32_t kinds, int points, int reason); /* (v3) */
+
+    /* -- the plugin's own data in these rules -- */
+    /* Keeps `data` as this plugin's pointer in the rules being loaded
+     * (init only, once): the ids it looked up, tables it built, whatever
+     * belongs to these rules rather than to one game. Every later call for
+     * these rules finds it with plugin_data. free_data (may be NULL) is
+     * called with it when the rules are freed, or when init fails after
+     * this call. The rules' games may run in several threads at once
+     * (carc sim --jobs, carc serve), all reading the data: write it only in
+     * init and rules_ready; what changes during a game belongs in
+     * set_state. 0, or -1 and an error. */
+    int (*set_plugin_data)(carc_ctx *ctx, void *data, void (*free_data)(void *data)); /* (v3) */
+    /* This plugin's pointer in the rules the call is for (init, rules_ready,
+     * handlers, phases, option functions, game_init), or NULL if it set
+     * none. Valid until the rules are freed. */
+    void *(*plugin_data)(carc_ctx *ctx); /* (v3) */
+    /* ready(ctx) runs once the rules are complete (init only, once): every
+     * plugin, script and tile set loaded, every option set. The names that
+     * modules loaded later define (tile sets' marks, a script's figure kind)
+     * are known there, and the options keep their values from then on:
+     * look them up into the plugin's data. No game exists yet and nothing
+     * may be registered. ready returns 0, or non-zero to refuse the rules
+     * (with fail() or any refused call's error as the reason). */
+    int (*set_rules_ready)(carc_ctx *ctx, int (*ready)(carc_ctx *ctx)); /* (v3) */
 
     /* ---- API version 4: placement, held tiles, tile types, the pile.
      * Present when api->version >= 4 (docs/plugin-guide.md, "Placement").

@@ -36,6 +36,15 @@
 #define MAX_FIGURES 65535
 /* Tiles a player holds outside the pile at most (give_tile). */
 #define MAX_HELD 16
+/* What the kernel keeps on plugins' and scripts' behalf is bounded like
+ * their own memory (docs/security.md): awards (landed, or waiting in a
+ * batch) per turn and per game, and options a plugin poses in one
+ * decision (carc_api.ask, carc_api.offer). The rules need a few hundred
+ * awards a game and a few hundred options at most; a plugin past a bound
+ * stops the game with a message that names it. */
+#define MAX_PLUGIN_AWARDS_TURN 4096
+#define MAX_PLUGIN_AWARDS_GAME 65536
+#define MAX_PLUGIN_OPTIONS 1000
 
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
@@ -207,6 +216,19 @@ struct carc_game {
      * board_place changed since); -1 (a game made or cloned, or a journal
      * that grew too long): the cells are the game's own. */
     uint64_t serial;
+    /* The real decision a copy was made for (carc_game_clone, carc_game_copy_into,
+     * carc_game_try): 0 for a game of its own; else the serial of the game
+     * that was copied first and how many options it had answered then
+     * (`answered`). A script's work on every copy made for one decision is
+     * charged to one account (host/lua_limits.c); trials_spent is set when
+     * that account ran out. */
+    /* The award count when the turn plugin_award_room last saw began. */
+    int award_turn, award_turn_first;
+    bool award_turn_end;
+    uint64_t trial_of;
+    uint64_t trial_at;
+    uint64_t answered;
+    bool trials_spent;
     uint64_t cells_base;
     int cells_base_tiles;
     int ncell_journal;
@@ -274,6 +296,8 @@ plugin_slot *owner_slot(const carc_game *g, int owner);
 int game_copy(carc_game *dst, const carc_game *src, bool without_pending);
 /* A serial never given before (carc_game's serial). */
 uint64_t game_serial_new(void);
+/* Marks dst, just made a copy of src, as trying moves for src's decision. */
+void game_mark_trial(carc_game *dst, const carc_game *src);
 void game_fail(carc_game *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Raises event ev: its handlers in order; -1 when one failed the game. */
 int dispatch_to_handlers(carc_game *g, int ev, struct carc_event *e);

@@ -141,6 +141,7 @@ static int apply_chosen(carc_game *g, carc_option opt, int player)
 {
     const plugin_slot *ps = option_owner(g, opt.owner);
     struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
+    g->answered++;
     int rc = ps->apply ? ps->apply(&ctx, &opt, player) : -1;
     if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
     if (rc < 0 || g->failed) return -1;

@@ -239,6 +239,7 @@ carc_game *carc_game_clone(const carc_game *src)
     GAME_ARRAYS(CLONE_EACH)
     clone->serial = game_serial_new();
     clone->ncell_journal = -1;
+    game_mark_trial(clone, src);
     if (!ok) {
         carc_game_free(clone);
         return NULL;
@@ -352,6 +353,7 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
 #define PUT_EACH(f, made, used, cap, kind) dst->f = owned[ARRAY_##f]; PUT_ROOM_OF(GROWS_##kind, f, cap)
     GAME_ARRAYS(PUT_EACH)
     dst->serial = game_serial_new(); /* new contents: a copy made from dst must not count on the old */
+    game_mark_trial(dst, src);
     dst->cells_base = from.base;
     dst->cells_base_tiles = from.tiles;
     dst->ncell_journal = from.n; /* src's journal came with the struct */
@@ -405,9 +407,22 @@ void carc_game_reseed_hidden(carc_game *g, uint64_t seed)
     carc_rng_seed(&g->plugin_rng, seed, CARC_STREAM_SCRIPT);
 }
 
+void game_mark_trials_spent(carc_game *g) { g->trials_spent = true; }
+
+int carc_game_trials_spent(const carc_game *g) { return g->trials_spent; }
+
+/* dst, just made a copy of src, tries moves for src's decision (or, when
+ * src is itself a copy, for the decision src was made for). */
+void game_mark_trial(carc_game *dst, const carc_game *src)
+{
+    dst->trial_of = src->trial_of ? src->trial_of : src->serial;
+    dst->trial_at = src->trial_of ? src->trial_at : src->answered;
+    dst->trials_spent = src->trials_spent;
+}
+
 game_host_view game_host_view_of(const carc_game *g)
 {
-    return (game_host_view){g->serial, g->turn.number, g->in_end};
+    return (game_host_view){g->serial, g->turn.number, g->in_end, g->trial_of, g->trial_at};
 }
 
 char *game_error_buffer(carc_game *g, size_t *n)

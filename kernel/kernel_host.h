@@ -159,11 +159,18 @@ typedef struct plugin_slot {
     char name[NAME_LEN];
     char path[512];
     void *dl;                  /* dlopen handle, NULL for scripts */
+    bool is_script;            /* a Lua script (host/lua_host.c): code from a stranger, sandboxed */
     void *user;                /* the plugin's own pointer (the Lua host's state) */
     int (*apply)(struct carc_ctx *ctx, const carc_option *opt, int player);
     int (*format)(struct carc_ctx *ctx, const carc_option *opt, char *buf, size_t n);
     int (*game_init)(struct carc_ctx *ctx);
     void (*unload)(void *user);
+    /* A C plugin's own data in these rules (set_plugin_data), freed with
+     * free_data when the rules are; rules_ready runs once they are complete
+     * (set_rules_ready). */
+    void *data;
+    void (*free_data)(void *data);
+    int (*rules_ready)(struct carc_ctx *ctx);
     size_t state_off, state_size;
     /* The bytes of a state block in use (a script's carc.state), past which
      * the block is all zero; NULL: the whole block. A look-ahead copy copies
@@ -268,8 +275,15 @@ typedef struct game_host_view {
     uint64_t serial;
     int turn;
     bool in_end;
+    /* For a copy made to try moves: the real game's serial and how many
+     * options it had answered (its decision): every copy made for that one
+     * decision shares a script's account. 0 for a game of its own. */
+    uint64_t trial_of, trial_at;
 } game_host_view;
 game_host_view game_host_view_of(const carc_game *g);
+/* Notes that the account of the copies of g's decision is spent
+ * (carc_game_trials_spent). */
+void game_mark_trials_spent(carc_game *g);
 /* The game's failure message (empty while it has not failed) as a buffer
  * of *n bytes a host may rewrite (to add where in a script it failed);
  * lives as long as the game. */

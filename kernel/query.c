@@ -220,3 +220,10 @@ unsigned carc_type_segment_touches(const carc_rules *r, int type, int seg)
     if (type < 0 || type >= r->ntypes || seg < 0 || seg >= r->types[type].nsegs) return 0;
     return r->types[type].touches[seg];
 }
+
+int carc_rules_scripts(const carc_rules *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nplugins; i++) n += r->plugins[i]->is_script;
+    return n;
+}

@@ -282,11 +282,16 @@ end, "t")
 
 -- ROB-15: a player who has several awards left in this step chooses their
 -- order when the order can change what robbers take. The awards left are in
--- the batch (a main award, then its bonuses); every order of the main awards
--- is tried against the robbers waiting: the marker moves award by award from
--- the player's score, and the first robbable award that leaves a robber's
--- space is what that robber takes. More than one outcome: ask (value 1).
--- With more than 6 awards every order is not tried: the player is asked.
+-- the batch in landing order: each main award with the bonuses of its own
+-- feature after it (they move with it), then the player's bonuses on
+-- features they won nothing in (a fairy beside a lost city): those land
+-- after the feature's last award, another player's, so after every award
+-- the player orders, whatever the order. Every order of the main awards is
+-- tried against the robbers waiting: the marker moves award by award from
+-- the player's score, those fixed bonuses last, and the first robbable
+-- award that leaves a robber's space is what that robber takes. More than
+-- one outcome: ask (value 1). With more than 6 awards every order is not
+-- tried: the player is asked.
 local function each_order(groups, n, fn)
   if n <= 1 then return fn(groups) end
   for i = 1, n do
@@ -310,11 +315,12 @@ carc.on("award-order", function(ev) -- only while a robber is on the track (stat
     end
   end
   if #robbers == 0 then return end
-  local groups = {}
+  local groups, fixed = {}, {}
   for i = 0, batch_count() - 1 do
     local a = batch_at(i)
-    if (a.flags & BONUS_AWARD) == 0 or #groups == 0 then groups[#groups + 1] = { a }
-    else insert(groups[#groups], a) end
+    if (a.flags & BONUS_AWARD) == 0 then groups[#groups + 1] = { a }
+    elseif #groups > 0 and groups[#groups][1].feature == a.feature then insert(groups[#groups], a)
+    else fixed[#fixed + 1] = a end
   end
   if #groups < 2 then return end
   if #groups > 6 then
@@ -322,19 +328,22 @@ carc.on("award-order", function(ev) -- only while a robber is on the track (stat
     return
   end
   local start, first = score(p), nil
-  each_order(groups, #groups, function(order)
-    local pos, take = start, {}
-    for _, g in ipairs(order) do
-      for _, a in ipairs(g) do
-        if a.points > 0 and (a.flags & UNROBBABLE) == 0 then
-          local from = pos % TRACK
-          for _, r in ipairs(robbers) do
-            if take[r.o] == nil and r.space == from then take[r.o] = half_up(a.points) end
-          end
-        end
-        pos = pos + a.points
+  local pos, take
+  local function land(a)
+    if a.points > 0 and (a.flags & UNROBBABLE) == 0 then
+      local from = pos % TRACK
+      for _, r in ipairs(robbers) do
+        if take[r.o] == nil and r.space == from then take[r.o] = half_up(a.points) end
       end
     end
+    pos = pos + a.points
+  end
+  each_order(groups, #groups, function(order)
+    pos, take = start, {}
+    for _, g in ipairs(order) do
+      for _, a in ipairs(g) do land(a) end
+    end
+    for _, a in ipairs(fixed) do land(a) end
     local parts = {}
     for _, r in ipairs(robbers) do parts[#parts + 1] = tostring(take[r.o] or 0) end
     local key = concat(parts, ",")

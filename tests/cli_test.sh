@@ -736,15 +736,63 @@ else
 fi
 kill "$SERVE_PID" 2>/dev/null
 wait "$SERVE_PID" 2>/dev/null
-serve_up --listen 0.0.0.0
+# http_status URL [CURL ARGS...]: the status of a GET over loopback, within 10 s.
+http_status() {
+    url=$1
+    shift
+    timeout 10 curl -s -o /dev/null -w '%{http_code}' "$@" "$url" 2>/dev/null
+}
+# --listen 127.0.0.1 is this machine only: it says so, and still refuses a
+# Host header naming another site (DNS rebinding).
+serve_up --listen 127.0.0.1
+if [ -n "$SERVE_PORT" ] && grep -q "open http://127.0.0.1:$SERVE_PORT/\$" "$T/serve.out" && ! grep -q "not only" "$T/serve.out"; then
+    pass "carc serve --listen 127.0.0.1 says it is reachable from this machine only"
+else
+    fail "carc serve --listen 127.0.0.1 says it is reachable from this machine only" "$(cat "$T/serve.out" "$T/serve.err")"
+fi
+u="http://127.0.0.1:$SERVE_PORT/api/variants"
+if [ "$(http_status "$u")" = 200 ] && [ "$(http_status "$u" -H 'Host: rebound.example')" = 403 ] &&
+    [ "$(http_status "$u" -H "Host: rebound.example:$SERVE_PORT")" = 403 ]; then
+    pass "carc serve --listen 127.0.0.1 refuses a Host header naming another site"
+else
+    fail "carc serve --listen 127.0.0.1 refuses a Host header naming another site" "$(http_status "$u") $(http_status "$u" -H 'Host: rebound.example')"
+fi
+kill "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID" 2>/dev/null
+# --listen 0.0.0.0: the API asks for the key printed in the address; the
+# Host check holds; --allow-host adds a name.
+serve_up --listen 0.0.0.0 --allow-host carc-box.example
 addr=$(listening_on "$SERVE_PORT")
 if [ -n "$SERVE_PORT" ] && [ "$addr" = "00000000:$(printf '%04X' "$SERVE_PORT")" ] && grep -q "not only on this machine" "$T/serve.out"; then
     pass "carc serve --listen 0.0.0.0 binds every address and says so"
 else
     fail "carc serve --listen 0.0.0.0 binds every address and says so" "listening on '$addr': $(cat "$T/serve.out" "$T/serve.err")"
 fi
+key=$(sed -n 's/.*?key=\([0-9a-f]\{32\}\).*/\1/p' "$T/serve.out" | head -n 1)
+u="http://127.0.0.1:$SERVE_PORT/api/variants"
+if [ -n "$key" ] && [ "$(http_status "$u")" = 403 ] && [ "$(http_status "$u" -H "Authorization: Bearer $key")" = 200 ] &&
+    [ "$(http_status "$u" -H "Authorization: Bearer 0$key")" = 403 ] &&
+    [ "$(http_status "$u" -H "Authorization: Bearer $key" -H 'Host: rebound.example')" = 403 ] &&
+    [ "$(http_status "$u" -H "Authorization: Bearer $key" -H "Host: carc-box.example:$SERVE_PORT")" = 200 ]; then
+    pass "carc serve --listen 0.0.0.0 answers the API to the printed key only, for its own names"
+else
+    fail "carc serve --listen 0.0.0.0 answers the API to the printed key only" "key '$key': $(cat "$T/serve.out")"
+fi
+# the page's address sets the key as a cookie, which opens the API
+jar="$T/serve.cookies"
+if [ -n "$key" ] && [ "$(http_status "http://127.0.0.1:$SERVE_PORT/?key=$key" -c "$jar")" = 303 ] &&
+    [ "$(http_status "$u" -b "$jar")" = 200 ]; then
+    pass "carc serve: the printed address gives the page its key"
+else
+    fail "carc serve: the printed address gives the page its key" "$(cat "$jar" 2>/dev/null)"
+fi
 kill "$SERVE_PID" 2>/dev/null
 wait "$SERVE_PID" 2>/dev/null
+# Text that is not UTF-8 goes into JSON as UTF-8 (json_text.h): a player
+# named in Latin-1.
+printf 'carcassonne-record 1\nvariant base\nseed 3\nplayer Jos\351 greedy\nplayer Bob greedy\n---\n' >"$T/latin1.rec"
+check "carc replay --json writes a Latin-1 name as UTF-8" 0 '"name": "José"' "$CARC" replay --json "$T/latin1.rec"
+check "carc serve --allow-host that is no host name is refused" 1 "not a host name" "$CARC" serve --port 0 --allow-host 'a b/c'
 # --resume: the record's game is served, and saved back to the same file.
 $LIMIT "$CARC" sim --games 1 --players greedy,greedy --seed 4 --records "$T/serve-rec" >/dev/null 2>&1
 head -n 40 "$T/serve-rec/game-000000.rec" >"$T/half.rec"

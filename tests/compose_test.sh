@@ -279,6 +279,22 @@ check "no silent flags: render --turn past the end is an error" 2 "ends at turn"
     "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 999 --svg "$T/x.svg"
 check "no silent flags: render --turn within the game draws" 0 "" \
     "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 1 --svg "$T/x.svg"
+# What it draws is the board and scores after that turn: after turn 1 the
+# start tile and Red's E with its 4 points, before it the start tile alone.
+svg_tiles() { grep -o 'class="tile"' "$1" | wc -l | tr -d ' '; }
+if [ "$(svg_tiles "$T/x.svg")" = 2 ] && grep -q '<title>base:E r180 at 0,-1</title>' "$T/x.svg" &&
+    grep -q '<title>Red: 4</title>' "$T/x.svg"; then
+    pass "no silent flags: ... the board after turn 1: D and Red's E, Red 4"
+else
+    fail "no silent flags: ... the board after turn 1" "$(svg_tiles "$T/x.svg") tiles; $(grep -o '<title>[^<]*</title>' "$T/x.svg" | head -c 300)"
+fi
+run "$CARC" render tests/scenarios/base-city-2tiles.rec --turn 0 --svg "$T/x0.svg"
+if [ "$RC" = 0 ] && [ "$(svg_tiles "$T/x0.svg")" = 1 ] && grep -q '<title>base:D r0 at 0,0</title>' "$T/x0.svg" &&
+    grep -q '<title>Red: 0</title>' "$T/x0.svg"; then
+    pass "no silent flags: ... --turn 0 draws the start tile alone, Red 0"
+else
+    fail "no silent flags: ... --turn 0" "exit $RC; $(svg_tiles "$T/x0.svg" 2>/dev/null) tiles; $(head -c 300 "$T/err")"
+fi
 check "no silent flags: stats merge --frobnicate is an error" 2 "unknown flag '--frobnicate'" "$CARC" stats merge --frobnicate x
 check "no silent flags: --json with --csv is an error" 2 "choose one" "$CARC" sim --json --csv --games 1
 check "no silent flags: sim --out writes the report there" 0 "" "$CARC" sim --games 2 --out "$T/report.txt"

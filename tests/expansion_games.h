@@ -51,20 +51,8 @@ static inline int reason_named(const carc_rules *r, const char *name)
 /* Greedy bots (which look ahead on clones) play games to the end. */
 static inline void play_greedy_games(const carc_rules *r, int players, int games)
 {
-    char err[1024];
-    for (int seed = 1; seed <= games; seed++) {
-        carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
-        if (!g) fail_msg("%s", err);
-        agent *ag[CARC_MAX_PLAYERS];
-        for (int p = 0; p < players; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
-        }
-        for (int p = 0; p < players; p++) agent_free(ag[p]);
-        carc_game_free(g);
-    }
+    for (int seed = 1; seed <= games; seed++)
+        carc_game_free(play_game(r, &(play_spec){.players = players, .seed = (uint64_t)seed, .agent = "greedy"}));
 }
 
 /* Games of the variant cloned mid-way go on exactly as their originals (the
@@ -121,37 +109,37 @@ static inline void check_kernel(const carc_game *g, kernel_checks *k)
     }
 }
 
+/* The checks of play_checked_game, a play_spec moved hook. */
+typedef struct expansion_checks {
+    kernel_checks kernel;
+    move_check_fn check;
+    void *user;
+} expansion_checks;
+
+static inline void check_expansion_moved(carc_game *g, bool final, void *user)
+{
+    expansion_checks *c = user;
+    check_kernel(g, &c->kernel);
+    if (c->check) c->check(g, c->user, final);
+}
+
 /* One seeded game between random bots with the checks after every move;
  * then its record replays to the same final state. */
 static inline void play_checked_game(const carc_rules *r, int players, uint64_t seed, const char *const *overrides,
                                      int nover, move_check_fn check, void *user)
 {
-    char err[8192];
-    const char *names[] = {"A", "B", "C", "D", "E", "F"}, *agents[] = {"random", "random", "random", "random", "random", "random"};
-    carc_game *g = carc_game_new(r, players, names, seed, err, sizeof err);
-    if (!g) fail_msg("%s", err);
-    agent *ag[CARC_MAX_PLAYERS];
-    for (int p = 0; p < players; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
-    carc_record_writer w;
-    carc_writer_begin(&w, carc_rules_name(r), seed, players, names, agents, overrides, nover);
-    kernel_checks *k = calloc(1, sizeof *k);
-    k->followers = 7;
+    expansion_checks *c = calloc(1, sizeof *c);
+    c->kernel.followers = 7;
     char mode[64];
     carc_rules_option(r, "farm-scoring", mode, sizeof mode);
-    k->farms_per_city = strncmp(mode, "per-city", 8) == 0 || strcmp(mode, "city-majority") == 0;
-    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-        if (st == CARC_FAILED)
-            fail_msg("%s (%s), seed %llu: %s", carc_rules_name(r), carc_rules_title(r), (unsigned long long)seed, carc_game_error(g));
-        answer_and_record(g, st, ag, &w);
-        check_kernel(g, k);
-        if (check) check(g, user, false);
-    }
-    check_kernel(g, k);
-    if (check) check(g, user, true);
-    check_record_replays(&w, r, g, carc_rules_name(r));
-    free(k);
-    carc_writer_free(&w);
-    for (int p = 0; p < players; p++) agent_free(ag[p]);
+    c->kernel.farms_per_city = strncmp(mode, "per-city", 8) == 0 || strcmp(mode, "city-majority") == 0;
+    c->check = check;
+    c->user = user;
+    carc_game *g = play_game(r, &(play_spec){.players = players, .seed = seed, .variant = carc_rules_name(r),
+                                             .overrides = overrides, .noverrides = nover,
+                                             .moved = check_expansion_moved, .user = c});
+    assert_true(carc_is_finished(g));
+    free(c);
     carc_game_free(g);
 }
 

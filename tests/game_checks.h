@@ -1,60 +1,22 @@
 /* game_checks.h - assertions several tests share (include after cmocka.h):
- * two games in the same final state; a clone that goes on exactly as its
- * original. */
+ * a clone that goes on exactly as its original, a look-ahead copy that
+ * does, the kernel's invariants move by move (two games in the same final
+ * state and a record that replays to its game: play.h). */
 #ifndef CARC_TEST_GAME_CHECKS_H
 #define CARC_TEST_GAME_CHECKS_H
 
 #include "agents.h"
 #include "carc.h"
+#include "play.h"
 #include "record.h"
 #include "rng.h"
 
 #include <string.h>
 
-/* Scores, every figure kind's supply, every scoring event, every tile and
- * every figure standing somewhere: the same in both games. */
-static inline void same_final_state(const carc_game *a, const carc_game *b)
-{
-    const carc_rules *r = carc_game_rules(a);
-    assert_int_equal(carc_is_finished(a), carc_is_finished(b));
-    assert_int_equal(carc_players(a), carc_players(b));
-    for (int p = 0; p < carc_players(a); p++) {
-        assert_int_equal(carc_score(a, p), carc_score(b, p));
-        for (int k = 0; k < carc_figure_kinds(r); k++) {
-            const char *kind = carc_figure_kind_name(r, k);
-            assert_int_equal(carc_supply(a, p, kind), carc_supply(b, p, kind));
-        }
-    }
-    assert_int_equal(carc_awards(a), carc_awards(b));
-    for (int i = 0; i < carc_awards(a); i++)
-        assert_memory_equal(carc_award_at(a, i), carc_award_at(b, i), sizeof(carc_award));
-    assert_int_equal(carc_tiles_placed(a), carc_tiles_placed(b));
-    for (int i = 0; i < carc_tiles_placed(a); i++) {
-        int ax, ay, ar, at, bx, by, br, bt;
-        carc_tile_at_index(a, i, &ax, &ay, &ar, &at);
-        carc_tile_at_index(b, i, &bx, &by, &br, &bt);
-        assert_true(ax == bx && ay == by && ar == br && at == bt);
-    }
-    assert_int_equal(carc_figures(a), carc_figures(b));
-    for (int f = 0; f < carc_figures(a); f++) {
-        int fa[6], fb[6];
-        carc_figure(a, f, &fa[0], &fa[1], &fa[2], &fa[3], &fa[4], &fa[5]);
-        carc_figure(b, f, &fb[0], &fb[1], &fb[2], &fb[3], &fb[4], &fb[5]);
-        assert_int_equal(fa[2], fb[2]); /* where */
-        if (fa[2]) assert_memory_equal(fa, fb, sizeof fa);
-    }
-}
-
 /* Plays on with uniform random choices from rng until the game ends. */
 static inline void play_uniform_to_end(carc_game *g, carc_rng *rng)
 {
-    for (;;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) return;
-        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
-    }
+    play_on(g, &(play_spec){.pick = play_pick_uniform, .pick_state = rng});
 }
 
 /* Plays `moves` decisions and draws, clones the game, and plays both on
@@ -66,13 +28,7 @@ static inline void check_clone_continues(const carc_rules *r, int players, uint6
     if (!g) fail_msg("%s", err);
     carc_rng ra;
     carc_rng_seed(&ra, seed, 1);
-    for (int m = 0; m < moves; m++) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
-    }
+    play_on(g, &(play_spec){.seed = seed, .pick = play_pick_uniform, .pick_state = &ra, .max_moves = moves});
     carc_game *c = carc_game_clone(g);
     assert_non_null(c);
     carc_rng rb = ra;
@@ -117,13 +73,7 @@ static inline void same_state_but_log(const carc_game *clone, const carc_game *c
  * answers, or to the end. */
 static inline void play_uniform_moves(carc_game *g, carc_rng *rng, int moves)
 {
-    for (int m = 0; m < moves; m++) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) return;
-        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else assert_int_equal(carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g))), 0);
-    }
+    if (moves > 0) play_on(g, &(play_spec){.pick = play_pick_uniform, .pick_state = rng, .max_moves = moves});
 }
 
 /* Answers option o on a fresh clone of ref (carc_choose) and on `scratch`
@@ -249,35 +199,18 @@ static inline void check_game_invariants(const carc_game *g, int per_player, int
     }
 }
 
-/* Answers what the game waits for after carc_advance returned st (a draw
- * from the pile, or the deciding agent's choice) and writes its record line. */
-static inline void answer_and_record(carc_game *g, int st, agent **agents, carc_record_writer *w)
+/* check_game_invariants as a play_spec moved hook: user is a
+ * move_invariants with per_player set and the rest zeroed before the game. */
+typedef struct move_invariants {
+    int per_player, prev[CARC_MAX_PLAYERS], nlog;
+    scored_once scored;
+} move_invariants;
+
+static inline void check_invariants_moved(carc_game *g, bool final, void *user)
 {
-    char text[512];
-    if (st == CARC_NEED_DRAW) {
-        assert_int_equal(carc_draw(g, -1), 0);
-        carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-    } else {
-        agent *a = agents[carc_decision_player(g)];
-        int k = a->choose(a, g);
-        carc_option_text(g, k, text, sizeof text);
-        assert_int_equal(carc_choose(g, k), 0);
-    }
-    carc_writer_line(w, text);
+    (void)final;
+    move_invariants *v = user;
+    check_game_invariants(g, v->per_player, v->prev, &v->scored, &v->nlog);
 }
 
-/* The record written while g was played replays, on the same rules, to g's
- * final state. */
-static inline void check_record_replays(const carc_record_writer *w, const carc_rules *r, const carc_game *g,
-                                        const char *name)
-{
-    char err[8192];
-    carc_record rec;
-    if (carc_record_parse(name, w->buf, w->len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
-    carc_game *h = NULL;
-    if (carc_replay(&rec, r, &h, err, sizeof err) < 0) fail_msg("%s", err);
-    same_final_state(g, h);
-    carc_game_free(h);
-    carc_record_free(&rec);
-}
 #endif

@@ -5,21 +5,21 @@
 set -u
 pass=0
 fail=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/carc-install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
 check() { # check DESCRIPTION COMMAND...
     desc=$1
     shift
-    if "$@" >/tmp/carc-install-test.out 2>&1; then
+    if "$@" >"$tmp/check.out" 2>&1; then
         pass=$((pass + 1))
         echo "ok   $desc"
     else
         fail=$((fail + 1))
         echo "FAIL $desc"
-        sed 's/^/     /' /tmp/carc-install-test.out | head -20
+        sed 's/^/     /' "$tmp/check.out" | head -20
     fi
 }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 check "make install into a fresh prefix" make -s install PREFIX="$prefix"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"

@@ -190,6 +190,20 @@ static void test_moves_hand_counted(void **state)
     assert_int_equal(moves_at_end_of(with_option("option ark.max-steps=1\n", BOARD_BLOCK), 1), 2);
 }
 
+/* The Ark's moves at every action decision with the Ark on the board. */
+typedef struct ark_moves_checked {
+    int max, checked;
+} ark_moves_checked;
+
+static void check_ark_moves(carc_game *g, int status, void *user)
+{
+    ark_moves_checked *c = user;
+    if (status == CARC_NEED_CHOICE && strcmp(carc_decision_label(g), "action") == 0 && ark_tile(g) >= 0) {
+        check_move_options(g, c->max);
+        c->checked++;
+    }
+}
+
 /* Every action decision of seeded games with the Ark on the board. */
 static void test_moves_brute_force_seeded(void **state)
 {
@@ -197,32 +211,17 @@ static void test_moves_brute_force_seeded(void **state)
     static const char *const steps[] = {"ark.max-steps=1", "ark.max-steps=3", "ark.max-steps=5", "ark.max-steps=7"};
     static const int maxes[] = {1, 3, 5, 7};
     char err[1024];
-    int checked = 0;
+    ark_moves_checked c = {0};
     for (int k = 0; k < 4; k++) {
         carc_rules *rules = carc_variant_load("ark", &steps[k], 1, err, sizeof err);
         if (!rules) fail_msg("%s", err);
-        for (uint64_t seed = 1; seed <= 6; seed++) {
-            carc_game *g = carc_game_new(rules, 2 + (int)(seed % 3), NULL, seed, err, sizeof err);
-            assert_non_null(g);
-            agent *a = agent_create("random", seed, 0, err, sizeof err);
-            for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-                assert_int_not_equal(st, CARC_FAILED);
-                if (st == CARC_NEED_DRAW) {
-                    carc_draw(g, -1);
-                    continue;
-                }
-                if (strcmp(carc_decision_label(g), "action") == 0 && ark_tile(g) >= 0) {
-                    check_move_options(g, maxes[k]);
-                    checked++;
-                }
-                assert_int_equal(carc_choose(g, a->choose(a, g)), 0);
-            }
-            agent_free(a);
-            carc_game_free(g);
-        }
+        c.max = maxes[k];
+        for (uint64_t seed = 1; seed <= 6; seed++)
+            carc_game_free(play_game(rules, &(play_spec){.players = 2 + (int)(seed % 3), .seed = seed,
+                                                         .advanced = check_ark_moves, .user = &c}));
         carc_rules_free(rules);
     }
-    assert_true(checked > 500);
+    assert_true(c.checked > 500);
 }
 
 /* ---- the variant --------------------------------------------------------------------- */
@@ -345,6 +344,12 @@ static void check_invariants(const carc_game *g, watch *w)
     }
 }
 
+static void check_watch_moved(carc_game *g, bool final, void *w)
+{
+    (void)final;
+    check_invariants(g, w);
+}
+
 static void test_random_games_invariants(void **state)
 {
     (void)state;
@@ -356,29 +361,15 @@ static void test_random_games_invariants(void **state)
     w.scored = malloc(sizeof *w.scored);
     for (int i = 0; i < games; i++) {
         int n = 2 + i % 4;
-        uint64_t seed = (uint64_t)i + 1;
-        const char *names[] = {"A", "B", "C", "D", "E"}, *agents[] = {"random", "random", "random", "random", "random"};
-        carc_game *g = carc_game_new(rules, n, names, seed, err, sizeof err);
-        if (!g) fail_msg("%s", err);
-        agent *ag[CARC_MAX_PLAYERS];
-        for (int p = 0; p < n; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
-        carc_record_writer wr;
-        carc_writer_begin(&wr, "ark", seed, n, names, agents, NULL, 0);
         memset(w.prev, 0, sizeof w.prev);
         memset(w.prophet, 0, sizeof w.prophet);
         w.scored->n = w.nlog = 0;
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("game %d: %s", i, carc_game_error(g));
-            answer_and_record(g, st, ag, &wr);
-            check_invariants(g, &w);
-        }
-        check_invariants(g, &w);
+        carc_game *g = play_game(rules, &(play_spec){.players = n, .seed = (uint64_t)i + 1, .variant = "ark",
+                                                     .moved = check_watch_moved, .user = &w});
+        assert_true(carc_is_finished(g));
         assert_int_equal(carc_pile_left(g), 0); /* ARK-21 */
         for (int p = 0; p < n; p++) prophets_boxed += w.prophet[p].boxed;
         arks_placed += ark_tile(g) >= 0;
-        check_record_replays(&wr, rules, g, "ark-property");
-        carc_writer_free(&wr);
-        for (int p = 0; p < n; p++) agent_free(ag[p]);
         carc_game_free(g);
     }
     /* The games did exercise the Prophet and the Ark. */

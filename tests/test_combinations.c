@@ -33,27 +33,17 @@ static bool documented_refusal(const char *err)
     return strstr(err, "is brought twice") || strstr(err, "cannot be combined") || strstr(err, "disagree on");
 }
 
-/* Plays one game of the composition; its record replays from the variant line. */
-static void play_checked(const carc_rules *rules, const char *variant, int players, uint64_t seed, scored_once *scored)
+/* Plays one game of the composition with the invariants checked after
+ * every move; its record replays from the variant line. */
+static void play_checked(const carc_rules *rules, const char *variant, int players, uint64_t seed,
+                         move_invariants *checks)
 {
     char err[8192], buf[32];
-    const char *names[] = {"A", "B", "C", "D", "E", "F"}, *agents[] = {"random", "random", "random",
-                                                                       "random", "random", "random"};
-    int per_player = atoi(carc_rules_option(rules, "followers-per-player", buf, sizeof buf));
-    carc_game *g = carc_game_new(rules, players, names, seed, err, sizeof err);
-    if (!g) fail_msg("%s: %s", variant, err);
-    agent *ag[CARC_MAX_PLAYERS];
-    for (int p = 0; p < players; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
+    *checks = (move_invariants){.per_player = atoi(carc_rules_option(rules, "followers-per-player", buf, sizeof buf))};
     carc_record_writer w;
-    carc_writer_begin(&w, variant, seed, players, names, agents, NULL, 0);
-    int prev[CARC_MAX_PLAYERS] = {0}, nlog = 0;
-    scored->n = 0;
-    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-        if (st == CARC_FAILED) fail_msg("%s, seed %llu: %s", variant, (unsigned long long)seed, carc_game_error(g));
-        answer_and_record(g, st, ag, &w);
-        check_game_invariants(g, per_player, prev, scored, &nlog);
-    }
-    check_game_invariants(g, per_player, prev, scored, &nlog);
+    carc_game *g = play_game(rules, &(play_spec){.players = players, .seed = seed, .variant = variant, .record = &w,
+                                                 .moved = check_invariants_moved, .user = checks});
+    assert_true(carc_is_finished(g));
     /* The record names the composition; fresh rules from it replay the game. */
     carc_record rec;
     if (carc_record_parse("combination", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
@@ -66,7 +56,6 @@ static void play_checked(const carc_rules *rules, const char *variant, int playe
     carc_rules_free(again);
     carc_record_free(&rec);
     carc_writer_free(&w);
-    for (int p = 0; p < players; p++) agent_free(ag[p]);
     carc_game_free(g);
 }
 
@@ -83,7 +72,7 @@ static void read_shard(void)
 
 static int refused, played;
 
-static void combination(const char *const *mods, int k, int games, scored_once *scored)
+static void combination(const char *const *mods, int k, int games, move_invariants *checks)
 {
     char name[512] = "", err[8192];
     if (numbered++ % shard_n != shard_k - 1) return;
@@ -101,7 +90,7 @@ static void combination(const char *const *mods, int k, int games, scored_once *
     int lo = carc_rules_min_players(rules), hi = carc_rules_max_players(rules);
     for (int g = 0; g < games; g++) {
         uint64_t seed = 1000003u * (uint64_t)(g + 1) + strlen(name) * 7919u + (uint64_t)k;
-        play_checked(rules, name, lo + g % (hi - lo + 1), seed, scored);
+        play_checked(rules, name, lo + g % (hi - lo + 1), seed, checks);
     }
     played++;
     carc_rules_free(rules);
@@ -115,22 +104,22 @@ static void test_every_pair_and_triple_of_modules(void **state)
     assert_true(n >= 6); /* base, ark, robbers, princess-dragon, fairy, prophet, ... */
     int games = games_per_combination();
     read_shard();
-    scored_once *scored = malloc(sizeof *scored);
+    move_invariants *checks = malloc(sizeof *checks);
     const char *mods[3];
     for (int a = 0; a < n; a++)
         for (int b = a + 1; b < n; b++) {
             mods[0] = names[a];
             mods[1] = names[b];
-            combination(mods, 2, games, scored);
+            combination(mods, 2, games, checks);
             for (int c = b + 1; c < n; c++) {
                 mods[2] = names[c];
-                combination(mods, 3, games, scored);
+                combination(mods, 3, games, checks);
             }
         }
     printf("  %d modules: %d combinations (shard %d/%d) played %d games each, %d refused\n", n, played, shard_k,
            shard_n, games, refused);
     assert_true(played > 0);
-    free(scored);
+    free(checks);
     carc_variant_names_free(names, n);
 }
 

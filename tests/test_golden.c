@@ -30,6 +30,7 @@
 #include "agents.h"
 #include "carc.h"
 #include "commands.h"
+#include "play.h"
 
 #define RANDOM_GAMES 50
 #define GREEDY_GAMES 5
@@ -133,26 +134,8 @@ static uint64_t hash_games(const char *variant, const game_kind *kind)
     for (int i = 0; i < kind->games; i++) {
         uint64_t seed = (uint64_t)i + 1;
         int n = players_for(r, i);
-        carc_game *g = carc_game_new(r, n, NULL, seed, err, sizeof err);
-        if (!g) fail_msg("%s, seed %" PRIu64 ": %s", variant, seed, err);
-        agent *ag[CARC_MAX_PLAYERS];
-        for (int p = 0; p < n; p++) {
-            ag[p] = agent_create(kind->agent, seed, p, err, sizeof err);
-            if (!ag[p]) fail_msg("%s: %s", kind->agent, err);
-        }
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED)
-                fail_msg("%s, %s game seed %" PRIu64 ": %s", variant, kind->agent, seed, carc_game_error(g));
-            if (st == CARC_NEED_DRAW) assert_int_equal(carc_draw(g, -1), 0);
-            else {
-                agent *a = ag[carc_decision_player(g)];
-                int k = a->choose(a, g);
-                assert_true(k >= 0 && k < carc_option_count(g));
-                assert_int_equal(carc_choose(g, k), 0);
-            }
-        }
+        carc_game *g = play_game(r, &(play_spec){.players = n, .seed = seed, .agent = kind->agent});
         write_state(&s, g, seed);
-        for (int p = 0; p < n; p++) agent_free(ag[p]);
         carc_game_free(g);
     }
     carc_rules_free(r);

@@ -352,6 +352,16 @@ static void record_draw_unknown(void **s) { (void)s; bad_record_replay("draw-unk
 static void record_draw_other_set(void **s) { (void)s; bad_record_replay("draw-other-set.rec", 7, WORDS("ark:27", "no tile")); }
 static void record_draw_none_left(void **s) { (void)s; bad_record_replay("draw-none-left.rec", 10, WORDS("base:C", "left in the pile")); }
 static void record_after_end(void **s) { (void)s; bad_record_replay("after-end.rec", 11, WORDS("draw base:U", "after the end")); }
+/* `end` goes between two turns (records.md): written while a decision of the
+ * turn is pending, replay stops at it with the options there, whether it is
+ * the record's last line or more lines follow. */
+static void record_end_while_deciding(void **s)
+{
+    (void)s;
+    bad_record_replay("end-pending-last.rec", 9, WORDS("'end'", "between two turns", "Red", "deploy follower city@S", "pass"));
+    bad_record_replay("end-pending-mid.rec", 9, WORDS("'end'", "between two turns", "deploy follower city@S"));
+    bad_record_replay("end-pending-place.rec", 8, WORDS("'end'", "between two turns", "place 0,-1 r180"));
+}
 
 static void record_unknown_variant(void **s)
 {
@@ -524,6 +534,7 @@ int main(void)
         cmocka_unit_test(record_draw_other_set),
         cmocka_unit_test(record_draw_none_left),
         cmocka_unit_test(record_after_end),
+        cmocka_unit_test(record_end_while_deciding),
         cmocka_unit_test(record_unknown_variant),
         cmocka_unit_test(record_good_scenario),
         cmocka_unit_test(queries_out_of_range),

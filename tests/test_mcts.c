@@ -10,43 +10,27 @@
 #include <cmocka.h>
 
 #include "agents.h"
+#include "commands.h"
 #include "helpers.h"
+#include "play.h"
 
-/* Plays one game, mcts against random, writing the record; returns it. */
+/* Plays one game, the agent spec against random, writing the record;
+ * returns it. */
 static carc_game *play(const carc_rules *r, const char *variant, const char *spec, uint64_t seed,
                        carc_record_writer *w)
 {
-    char err[1024];
-    const char *names[] = {"A", "B"}, *agents[] = {spec, "random"};
-    carc_game *g = carc_game_new(r, 2, names, seed, err, sizeof err);
-    if (!g) fail_msg("%s: %s", variant, err);
-    agent *ag[2] = {agent_create(spec, seed, 0, err, sizeof err), agent_create("random", seed, 1, err, sizeof err)};
-    assert_non_null(ag[0]);
-    carc_writer_begin(w, variant, seed, 2, names, agents, NULL, 0);
-    char text[512];
-    for (;;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            carc_draw(g, -1);
-            carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-        } else {
-            agent *a = ag[carc_decision_player(g)];
-            int k = a->choose(a, g);
-            assert_true(k >= 0 && k < carc_option_count(g));
-            carc_option_text(g, k, text, sizeof text);
-            assert_int_equal(carc_choose(g, k), 0);
-        }
-        carc_writer_line(w, text);
-    }
-    agent_free(ag[0]);
-    agent_free(ag[1]);
-    return g;
+    static const char *const names[] = {"A", "B"};
+    const char *agents[] = {spec, "random"};
+    return play_game(r, &(play_spec){.players = 2, .seed = seed, .names = names, .seat_agents = agents,
+                                     .variant = variant, .record = w});
 }
 
-static void each_variant(const char *dir, const char *prefix)
+/* Plays every variant file of a folder; returns how many. */
+static int each_variant(const char *sub, const char *prefix)
 {
+    int played = 0;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", carc_data_dir(), sub);
     DIR *d = opendir(dir);
     assert_non_null(d);
     for (struct dirent *e; (e = readdir(d));) {
@@ -71,15 +55,23 @@ static void each_variant(const char *dir, const char *prefix)
         carc_writer_free(&w);
         carc_game_free(g);
         carc_rules_free(r);
+        played++;
     }
     closedir(d);
+    return played;
 }
 
+/* Every variant `carc variants` lists is played. */
 static void test_mcts_plays_every_shipped_variant(void **state)
 {
     (void)state;
-    each_variant("variants", "");
-    each_variant("variants/house", "house/");
+    int played = each_variant("variants", "") + each_variant("variants/house", "house/");
+    char dir[1024], *names[256];
+    snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
+    int listed = variant_names(dir, names, 256);
+    for (int i = 0; i < listed; i++) free(names[i]);
+    assert_true(listed >= 10);
+    assert_int_equal(played, listed);
 }
 
 static void test_mcts_deterministic_with_iteration_budget(void **state)

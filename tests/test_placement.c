@@ -14,8 +14,26 @@
 #include "core.h"
 #include "game_checks.h"
 #include "helpers.h"
+#include "play.h"
 
 #define PLACING_HEADER "carcassonne-record 1\nvariant tests/variants/test-placing.ini\nseed 5\nplayer Red random\nplayer Blue random\n---\n"
+
+/* Answers the pending draw or decision (the agent of the seat deciding)
+ * and writes its record line. */
+static void answer_and_record(carc_game *g, int st, agent **agents, carc_record_writer *w)
+{
+    char text[512];
+    if (st == CARC_NEED_DRAW) {
+        assert_int_equal(carc_draw(g, -1), 0);
+        carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
+    } else {
+        agent *a = agents[carc_decision_player(g)];
+        int k = a->choose(a, g);
+        carc_option_text(g, k, text, sizeof text);
+        assert_int_equal(carc_choose(g, k), 0);
+    }
+    carc_writer_line(w, text);
+}
 
 typedef struct placing_state {
     int before_draw, after_draw, probes, vetoed, placed_held, placed_by_plugin, extra_tile;

@@ -2,6 +2,7 @@
  * C plugin and its Lua twin playing identical games, plugin state cloned with
  * the game, version checks, missing entry points, failed inits leaving no
  * trace, plugins named never by path. */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,8 @@
 
 #include "core.h"
 #include "helpers.h"
+#include "play.h"
+#include "temp_files.h"
 #include "plugin.h"
 
 #define TRACE_HEADER(v) "carcassonne-record 1\nvariant tests/variants/" v ".ini\nseed 1\nplayer Red random\nplayer Blue random\n---\n"
@@ -106,35 +109,35 @@ static void test_plugin_options(void **state)
     carc_rules_free(r);
 }
 
+/* Every option text of every decision, '|' after each. */
+typedef struct option_texts {
+    char *buf;
+    size_t len, cap;
+} option_texts;
+
+static void note_options(carc_game *g, int status, void *user)
+{
+    option_texts *t = user;
+    for (int i = 0; status == CARC_NEED_CHOICE && i < carc_option_count(g); i++) {
+        char text[256];
+        int n = carc_option_text(g, i, text, sizeof text);
+        if (t->len + (size_t)n + 2 > t->cap) t->buf = realloc(t->buf, t->cap *= 2);
+        memcpy(t->buf + t->len, text, (size_t)n);
+        t->len += (size_t)n;
+        t->buf[t->len++] = '|';
+    }
+}
+
 /* Plays a game with uniform random choices; records every option text. */
 static carc_game *play(const carc_rules *r, uint64_t seed, char **texts, size_t *len)
 {
-    char err[512];
-    carc_game *g = carc_game_new(r, 3, NULL, seed, err, sizeof err);
-    assert_non_null(g);
     carc_rng rng;
     carc_rng_seed(&rng, seed, 99);
-    size_t cap = 1 << 16;
-    *texts = malloc(cap);
-    *len = 0;
-    for (;;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            carc_draw(g, -1);
-            continue;
-        }
-        for (int i = 0; i < carc_option_count(g); i++) {
-            char t[256];
-            int n = carc_option_text(g, i, t, sizeof t);
-            if (*len + (size_t)n + 2 > cap) *texts = realloc(*texts, cap *= 2);
-            memcpy(*texts + *len, t, (size_t)n);
-            *len += (size_t)n;
-            (*texts)[(*len)++] = '|';
-        }
-        carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-    }
+    option_texts t = {malloc(1 << 16), 0, 1 << 16};
+    carc_game *g = play_game(r, &(play_spec){.players = 3, .seed = seed, .pick = play_pick_uniform, .pick_state = &rng,
+                                             .advanced = note_options, .user = &t});
+    *texts = t.buf;
+    *len = t.len;
     return g;
 }
 
@@ -177,28 +180,19 @@ static void test_clone_with_plugin_and_script_state(void **state)
         char err[1024];
         carc_rules *r = carc_variant_load(variants[v], NULL, 0, err, sizeof err);
         if (!r) fail_msg("%s", err);
-        carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err), *c = NULL;
+        carc_game *g = carc_game_new(r, 2, NULL, 11, err, sizeof err);
+        assert_non_null(g);
         carc_rng ra, rb;
         carc_rng_seed(&ra, 5, 5);
-        for (int moves = 0;; moves++) {
-            if (moves == 77) {
-                c = carc_game_clone(g);
-                rb = ra;
-            }
-            int st = carc_advance(g);
-            if (st == CARC_FINISHED) break;
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (int)carc_rng_below(&ra, (uint32_t)carc_option_count(g)));
-        }
+        play_spec s = {.seed = 11, .pick = play_pick_uniform, .pick_state = &ra, .max_moves = 77};
+        assert_int_equal(play_on(g, &s), PLAY_STOPPED);
+        carc_game *c = carc_game_clone(g);
         assert_non_null(c);
-        for (;;) {
-            int st = carc_advance(c);
-            if (st == CARC_FINISHED) break;
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(c, -1);
-            else carc_choose(c, (int)carc_rng_below(&rb, (uint32_t)carc_option_count(c)));
-        }
+        rb = ra;
+        s.max_moves = 0;
+        assert_int_equal(play_on(g, &s), CARC_FINISHED);
+        s.pick_state = &rb;
+        assert_int_equal(play_on(c, &s), CARC_FINISHED);
         for (int p = 0; p < 2; p++) assert_int_equal(carc_score(g, p), carc_score(c, p));
         assert_int_equal(carc_awards(g), carc_awards(c));
         assert_memory_equal(g->pstate, c->pstate, r->state_size); /* plugin and script state too */
@@ -218,8 +212,8 @@ static void write_variant(const char *path, const char *plugins_line)
 
 static void expect_load_error(const char *plugins_line, const char *needle)
 {
-    const char *path = "/tmp/carc-test-plugin-variant.ini";
-    write_variant(path, plugins_line);
+    char path[1024];
+    write_variant(test_tmp_path(path, sizeof path, "carc-test-plugin-variant.ini"), plugins_line);
     char err[2048];
     carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
     if (r) fail_msg("'%s' loaded but should not", plugins_line);
@@ -275,15 +269,12 @@ static void test_failed_init_leaves_no_trace(void **state)
 /* Writes a variant of the base and robbers tiles with one script (text). */
 static carc_rules *load_bag_script(const char *script_text, char *err, size_t errn)
 {
-    FILE *f = fopen("/tmp/carc-bag-phase.lua", "w");
-    assert_non_null(f);
-    fputs(script_text, f);
-    fclose(f);
-    f = fopen("/tmp/carc-bag-phase.ini", "w");
-    assert_non_null(f);
-    fputs("[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = /tmp/carc-bag-phase.lua\n", f);
-    fclose(f);
-    return carc_variant_load("/tmp/carc-bag-phase.ini", NULL, 0, err, errn);
+    char script[1024], variant[2048], path[1024];
+    test_tmp_write(script, sizeof script, "bag-phase.lua", script_text);
+    snprintf(variant, sizeof variant, "[variant]\nname = bag-phase\n[tiles]\nsets = base robbers\n[plugins]\nscripts = %s\n",
+             script);
+    test_tmp_write(path, sizeof path, "bag-phase.ini", variant);
+    return carc_variant_load(path, NULL, 0, err, errn);
 }
 
 /* Plays 6 games of 2 to 4 players, choosing the (7k mod n)th option, with
@@ -302,15 +293,9 @@ static void play_script_games(const char *name)
     carc_rules *r = load_bag_script(text, err, sizeof err);
     if (!r) fail_msg("%s", err);
     for (int seed = 1; seed <= 6; seed++) {
-        carc_game *g = carc_game_new(r, 2 + seed % 3, NULL, (uint64_t)seed, err, sizeof err);
-        assert_non_null(g);
-        int st, k = 0;
-        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (k++ * 7) % carc_option_count(g));
-        }
-        if (st != CARC_FINISHED) fail_msg("%s, seed %d: %s", name, seed, carc_game_error(g));
-        carc_game_free(g);
+        int k = 0;
+        carc_game_free(play_game(r, &(play_spec){.players = 2 + seed % 3, .seed = (uint64_t)seed,
+                                                 .pick = play_pick_stride, .pick_state = &k}));
     }
     carc_rules_free(r);
 }
@@ -434,6 +419,170 @@ static void test_options_one_line_could_choose_refused(void **state)
     carc_rules_free(r);
 }
 
+/* ---- plugins in several rules objects of one process ---------------------------------- */
+
+/* One game played line by line by uniform random choices; its record text
+ * grows as it goes. */
+typedef struct interleaved {
+    const char *variant, *option;
+    carc_rules *rules;
+    carc_game *g;
+    carc_rng rng;
+    char *record;
+    size_t len, cap;
+} interleaved;
+
+static void record_line(interleaved *x, const char *line)
+{
+    size_t n = strlen(line);
+    while (x->len + n + 2 > x->cap) x->record = realloc(x->record, x->cap = x->cap ? 2 * x->cap : 1 << 16);
+    memcpy(x->record + x->len, line, n);
+    x->len += n;
+    x->record[x->len++] = '\n';
+    x->record[x->len] = 0;
+}
+
+static void interleaved_start(interleaved *x, uint64_t seed)
+{
+    char err[1024], line[256];
+    x->rules = carc_variant_load(x->variant, &x->option, x->option ? 1 : 0, err, sizeof err);
+    if (!x->rules) fail_msg("%s: %s", x->variant, err);
+    const char *names[] = {"Red", "Blue", "Green"};
+    x->g = carc_game_new(x->rules, 3, names, seed, err, sizeof err);
+    assert_non_null(x->g);
+    carc_rng_seed(&x->rng, seed, 7);
+    snprintf(line, sizeof line, "carcassonne-record 1\nvariant %s\nseed %llu\nplayer Red random\nplayer Blue random\n"
+             "player Green random", x->variant, (unsigned long long)seed);
+    record_line(x, line);
+    if (x->option) {
+        snprintf(line, sizeof line, "option %s", x->option);
+        record_line(x, line);
+    }
+    record_line(x, "---");
+}
+
+/* One stop of the game answered (a draw or a decision); 0 once it is over. */
+static int interleaved_step(interleaved *x)
+{
+    int st = carc_advance(x->g);
+    if (st == CARC_FINISHED) return 0;
+    if (st == CARC_FAILED) fail_msg("%s: %s", x->variant, carc_game_error(x->g));
+    char text[512];
+    if (st == CARC_NEED_DRAW) {
+        assert_int_equal(carc_draw(x->g, -1), 0);
+        carc_draw_text(x->g, carc_last_drawn(x->g), text, sizeof text);
+    } else {
+        int k = (int)carc_rng_below(&x->rng, (uint32_t)carc_option_count(x->g));
+        assert_int_equal(carc_option_record_text(x->g, k, text, sizeof text), 0);
+        assert_int_equal(carc_choose(x->g, k), 0);
+    }
+    record_line(x, text);
+    return 1;
+}
+
+/* road-closer defines its reason in each rules object that loads it, where
+ * inns-cathedrals, loaded before it, numbers its own reasons first: the ids
+ * differ between base+road-closer and inns-cathedrals+road-closer, and
+ * prophet+princess-dragon+road-closer loads the other shipped plugins in
+ * another order again. Three games, one of each, interleaved draw by draw
+ * and choice by choice in one process, with their rules loaded side by
+ * side: each plays to its end, its road-closer awards under its own
+ * points-per-tile, and each record replays to the same scores. */
+static void test_rules_side_by_side_interleaved(void **state)
+{
+    (void)state;
+    interleaved x[] = {
+        {.variant = "house/road-closer"},
+        {.variant = "inns-cathedrals+house/road-closer", .option = "road-closer.points-per-tile=2"},
+        {.variant = "prophet+princess-dragon+house/road-closer", .option = "road-closer.points-per-tile=3"},
+    };
+    enum { N = sizeof x / sizeof x[0] };
+    for (int i = 0; i < N; i++) interleaved_start(&x[i], 11 + (uint64_t)i);
+    for (int live = N; live > 0;) {
+        live = 0;
+        for (int i = 0; i < N; i++)
+            if (!carc_is_finished(x[i].g) && interleaved_step(&x[i])) live++;
+    }
+    for (int i = 0; i < N; i++) {
+        const carc_rules *r = carc_game_rules(x[i].g);
+        int per_tile = i + 1, closer = 0;
+        for (int a = 0; a < carc_awards(x[i].g); a++) {
+            const carc_award *aw = carc_award_at(x[i].g, a);
+            if (strcmp(carc_reason_name(r, aw->reason), "road-closer") != 0) continue;
+            closer++;
+            assert_int_equal(aw->points % per_tile, 0);
+            assert_true(aw->points >= 2 * per_tile); /* a road has 2 tiles at least */
+        }
+        if (closer == 0) fail_msg("%s: no road-closer award in the whole game", x[i].variant);
+        carc_rules *rr;
+        carc_game *again = replay_text(x[i].record, &rr);
+        assert_true(carc_is_finished(again));
+        for (int p = 0; p < 3; p++) assert_int_equal(carc_score(again, p), carc_score(x[i].g, p));
+        assert_int_equal(carc_awards(again), carc_awards(x[i].g));
+        carc_game_free(again);
+        carc_rules_free(rr);
+    }
+    for (int i = 0; i < N; i++) {
+        carc_game_free(x[i].g);
+        carc_rules_free(x[i].rules);
+        free(x[i].record);
+    }
+}
+
+/* The data a plugin keeps per rules object (set_plugin_data, plugin_data,
+ * set_rules_ready; tests/plugins/pdata): each rules object gets its own,
+ * made in init and ready once the options are set; each game finds its own
+ * rules' data; the kernel frees it with the rules, when rules_ready refuses
+ * them, and when init fails after setting it; rules_ready registers nothing. */
+static void test_plugin_data_per_rules(void **state)
+{
+    (void)state;
+    const char *dir = getenv("CARC_PLUGIN_PATH");
+    char so[600], err[2048];
+    snprintf(so, sizeof so, "%s/pdata.so", dir ? dir : ".");
+    void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL); /* the same object the kernel loads */
+    if (!h) fail_msg("%s (make test builds it; CARC_PLUGIN_PATH names its directory)", dlerror());
+    int *made = dlsym(h, "pdata_made"), *freed = dlsym(h, "pdata_freed"), *ready = dlsym(h, "pdata_ready");
+    assert_true(made && freed && ready);
+    *made = *freed = *ready = 0;
+    const char *two[] = {"pdata.points=2"}, *five[] = {"pdata.points=5"}, *refuse[] = {"pdata.refuse=1"};
+    carc_rules *r2 = carc_variant_load("tests/variants/pdata.ini", two, 1, err, sizeof err);
+    if (!r2) fail_msg("%s", err);
+    carc_rules *r5 = carc_variant_load("tests/variants/pdata.ini", five, 1, err, sizeof err);
+    if (!r5) fail_msg("%s", err);
+    assert_int_equal(*made, 2);
+    assert_int_equal(*ready, 2);
+    assert_int_equal(*freed, 0);
+    carc_game *g2 = carc_game_new(r2, 2, NULL, 1, err, sizeof err), *g5 = carc_game_new(r5, 2, NULL, 1, err, sizeof err);
+    assert_true(g2 && g5);
+    assert_int_equal(carc_advance(g5), CARC_NEED_DRAW);
+    assert_int_equal(carc_advance(g2), CARC_NEED_DRAW);
+    assert_int_equal(carc_score(g2, 0), 2);
+    assert_int_equal(carc_score(g5, 0), 5);
+    carc_game_free(g2);
+    carc_game_free(g5);
+    carc_rules_free(r2);
+    assert_int_equal(*freed, 1);
+    carc_rules_free(r5);
+    assert_int_equal(*freed, 2);
+    /* rules_ready refuses: the rules do not load, the data is freed */
+    assert_null(carc_variant_load("tests/variants/pdata.ini", refuse, 1, err, sizeof err));
+    if (!strstr(err, "pdata: refused the rules: refused as asked")) fail_msg("%s", err);
+    assert_int_equal(*made, 3);
+    assert_int_equal(*ready, 3);
+    assert_int_equal(*freed, 3);
+    /* init fails after setting its data: freed at once, never made ready */
+    setenv("PDATA_FAIL_INIT", "1", 1);
+    carc_rules *bad = carc_variant_load("tests/variants/pdata.ini", NULL, 0, err, sizeof err);
+    unsetenv("PDATA_FAIL_INIT");
+    assert_null(bad);
+    if (!strstr(err, "pdata: init failed")) fail_msg("%s", err);
+    assert_int_equal(*made, 4);
+    assert_int_equal(*freed, 4);
+    assert_int_equal(*ready, 3);
+    dlclose(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +601,8 @@ int main(void)
         cmocka_unit_test(test_plugin_given_as_path_refused),
         cmocka_unit_test(test_failed_init_leaves_no_trace),
         cmocka_unit_test(test_options_one_line_could_choose_refused),
+        cmocka_unit_test(test_rules_side_by_side_interleaved),
+        cmocka_unit_test(test_plugin_data_per_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,51 +166,58 @@ static void check(checker *c, const carc_game *g, int per_player, int guard_owne
     if (c->fm.guard >= 0) assert_int_equal(fairy, c->fm.tile); /* next to a follower on its own tile */
 }
 
+/* A game under the checker: the fairy's guard owner before the last
+ * model update (the hooks below), and what was chosen. */
+typedef struct checked_game {
+    checker c;
+    int guard_owner, dragon_steps, fairy_moves;
+} checked_game;
+
+static int guard_owner_now(const checker *c) { return c->fm.guard >= 0 ? c->fm.owner : -1; }
+
+/* After every carc_advance: the model follows the game and every check runs. */
+static void checked_advanced(carc_game *g, int status, void *user)
+{
+    (void)status;
+    checked_game *cg = user;
+    int before = guard_owner_now(&cg->c);
+    model_update(g, &cg->c.fm);
+    check(&cg->c, g, 7, before);
+    cg->guard_owner = guard_owner_now(&cg->c);
+}
+
+static void checked_choosing(carc_game *g, int k, const char *text, void *user)
+{
+    checked_game *cg = user;
+    if (strncmp(text, "dragon ", 7) == 0) cg->dragon_steps++;
+    if (strncmp(text, "fairy ", 6) == 0) cg->fairy_moves++;
+    model_before_choice(g, &cg->c.fm, k);
+}
+
+/* After every draw and answer (the end was checked after its advance). */
+static void checked_moved(carc_game *g, bool final, void *user)
+{
+    checked_game *cg = user;
+    if (final) return;
+    model_update(g, &cg->c.fm);
+    check(&cg->c, g, 7, cg->guard_owner);
+}
+
 /* Plays one game with the given agents, checking after every move; then
  * replays its record. Returns how many dragon steps were chosen. */
 static int play_checked(const carc_rules *rules, const char *variant, int n, uint64_t seed, const char *agent_name,
                         int *fairy_moves)
 {
-    char err[8192], text[256];
-    const char *names[] = {"A", "B", "C", "D", "E", "F"};
-    const char *agents[] = {agent_name, agent_name, agent_name, agent_name, agent_name, agent_name};
-    carc_game *g = carc_game_new(rules, n, names, seed, err, sizeof err);
-    if (!g) fail_msg("%s", err);
-    agent *ag[CARC_MAX_PLAYERS];
-    for (int p = 0; p < n; p++) ag[p] = agent_create(agent_name, seed, p, err, sizeof err);
-    carc_record_writer w;
-    carc_writer_begin(&w, variant, seed, n, names, agents, NULL, 0);
-    checker *c = calloc(1, sizeof *c);
-    checker_init(c, rules);
-    int dragon_steps = 0;
-    for (;;) {
-        int guard_owner = c->fm.guard >= 0 ? c->fm.owner : -1;
-        int st = carc_advance(g);
-        if (st == CARC_FAILED) fail_msg("seed %llu: %s", (unsigned long long)seed, carc_game_error(g));
-        model_update(g, &c->fm);
-        check(c, g, 7, guard_owner);
-        if (st == CARC_FINISHED) break;
-        guard_owner = c->fm.guard >= 0 ? c->fm.owner : -1;
-        if (st == CARC_NEED_DRAW) {
-            assert_int_equal(carc_draw(g, -1), 0);
-            carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-        } else {
-            int k = ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g);
-            carc_option_text(g, k, text, sizeof text);
-            if (strncmp(text, "dragon ", 7) == 0) dragon_steps++;
-            if (strncmp(text, "fairy ", 6) == 0) (*fairy_moves)++;
-            model_before_choice(g, &c->fm, k);
-            assert_int_equal(carc_choose(g, k), 0);
-        }
-        carc_writer_line(&w, text);
-        model_update(g, &c->fm);
-        check(c, g, 7, guard_owner);
-    }
-    check_record_replays(&w, rules, g, "pd-property");
-    carc_writer_free(&w);
-    for (int p = 0; p < n; p++) agent_free(ag[p]);
+    checked_game *cg = calloc(1, sizeof *cg);
+    checker_init(&cg->c, rules);
+    carc_game *g = play_game(rules, &(play_spec){.players = n, .seed = seed, .agent = agent_name, .variant = variant,
+                                                 .advanced = checked_advanced, .choosing = checked_choosing,
+                                                 .moved = checked_moved, .user = cg});
+    assert_true(carc_is_finished(g));
+    int dragon_steps = cg->dragon_steps;
+    *fairy_moves += cg->fairy_moves;
     carc_game_free(g);
-    free(c);
+    free(cg);
     return dragon_steps;
 }
 
@@ -325,16 +332,10 @@ static void test_option_games(void **state)
         carc_rules *rules = carc_variant_load("princess-dragon", opts[v], 2, err, sizeof err);
         if (!rules) fail_msg("%s", err);
         for (int i = 0; i < 30; i++) {
-            carc_game *g = carc_game_new(rules, 2 + i % 4, NULL, (uint64_t)i + 1000, err, sizeof err);
-            assert_non_null(g);
             carc_rng rng;
             carc_rng_seed(&rng, (uint64_t)i, 3);
-            for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-                if (st == CARC_FAILED) fail_msg("%s: %s", opts[v][0], carc_game_error(g));
-                if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-                else assert_int_equal(carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g))), 0);
-            }
-            carc_game_free(g);
+            carc_game_free(play_game(rules, &(play_spec){.players = 2 + i % 4, .seed = (uint64_t)i + 1000,
+                                                         .pick = play_pick_uniform, .pick_state = &rng}));
         }
         carc_rules_free(rules);
     }

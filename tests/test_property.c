@@ -25,31 +25,15 @@ static void test_random_games_invariants(void **state)
     carc_rules *rules = carc_variant_load("base", NULL, 0, err, sizeof err);
     assert_non_null(rules);
     int games = games_to_play();
-    scored_once *scored = malloc(sizeof *scored);
+    move_invariants *v = malloc(sizeof *v);
     for (int i = 0; i < games; i++) {
-        int n = 2 + i % 5;
-        uint64_t seed = (uint64_t)i + 1;
-        const char *names[] = {"A", "B", "C", "D", "E", "F"}, *agents[] = {"random", "random", "random", "random", "random", "random"};
-        carc_game *g = carc_game_new(rules, n, names, seed, err, sizeof err);
-        assert_non_null(g);
-        agent *ag[CARC_MAX_PLAYERS];
-        for (int p = 0; p < n; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
-        carc_record_writer w;
-        carc_writer_begin(&w, "base", seed, n, names, agents, NULL, 0);
-        int prev[CARC_MAX_PLAYERS] = {0}, nlog = 0;
-        scored->n = 0;
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            assert_int_not_equal(st, CARC_FAILED);
-            answer_and_record(g, st, ag, &w);
-            check_game_invariants(g, 7, prev, scored, &nlog);
-        }
-        check_game_invariants(g, 7, prev, scored, &nlog);
-        check_record_replays(&w, rules, g, "property");
-        carc_writer_free(&w);
-        for (int p = 0; p < n; p++) agent_free(ag[p]);
+        *v = (move_invariants){.per_player = 7};
+        carc_game *g = play_game(rules, &(play_spec){.players = 2 + i % 5, .seed = (uint64_t)i + 1, .variant = "base",
+                                                     .moved = check_invariants_moved, .user = v});
+        assert_true(carc_is_finished(g));
         carc_game_free(g);
     }
-    free(scored);
+    free(v);
     carc_rules_free(rules);
 }
 
@@ -61,17 +45,7 @@ static void test_same_seed_same_game(void **state)
     carc_rules *rules = carc_variant_load("base", NULL, 0, err, sizeof err);
     assert_non_null(rules);
     carc_game *g[2];
-    for (int k = 0; k < 2; k++) {
-        g[k] = carc_game_new(rules, 3, NULL, 77, err, sizeof err);
-        agent *ag[3];
-        for (int p = 0; p < 3; p++) ag[p] = agent_create("greedy", 77, p, err, sizeof err);
-        for (int st; (st = carc_advance(g[k])) != CARC_FINISHED;) {
-            assert_int_not_equal(st, CARC_FAILED);
-            if (st == CARC_NEED_DRAW) carc_draw(g[k], -1);
-            else carc_choose(g[k], ag[carc_decision_player(g[k])]->choose(ag[carc_decision_player(g[k])], g[k]));
-        }
-        for (int p = 0; p < 3; p++) agent_free(ag[p]);
-    }
+    for (int k = 0; k < 2; k++) g[k] = play_game(rules, &(play_spec){.players = 3, .seed = 77, .agent = "greedy"});
     same_final_state(g[0], g[1]);
     carc_game_free(g[0]);
     carc_game_free(g[1]);

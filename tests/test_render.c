@@ -15,6 +15,7 @@
 #include "ascii.h"
 #include "frames.h"
 #include "helpers.h"
+#include "play.h"
 #include "render.h"
 #include "rng.h"
 
@@ -432,15 +433,9 @@ static carc_game *random_game(carc_rules **r, uint64_t seed)
     char err[1024];
     *r = carc_variant_load("base", NULL, 0, err, sizeof err);
     assert_non_null(*r);
-    carc_game *g = carc_game_new(*r, 3, NULL, seed, err, sizeof err);
     carc_rng rng;
     carc_rng_seed(&rng, seed, CARC_STREAM_AGENT);
-    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-        assert_int_not_equal(st, CARC_FAILED);
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-    }
-    return g;
+    return play_game(*r, &(play_spec){.players = 3, .seed = seed, .pick = play_pick_uniform, .pick_state = &rng});
 }
 
 static void test_full_game_renders(void **state)

@@ -208,19 +208,13 @@ typedef struct totals {
     int games, stolen, moved_along, rob_steps, bonuses;
 } totals;
 
+static void observe_moved(carc_game *g, bool final, void *t) { observe(g, t, final); }
+
 /* Plays one seeded game between random bots with every check after every
  * move, then replays its record to the same final state. */
 static void play_checked(const carc_rules *r, const char *variant, const char *const *overrides, int nover, int n,
                          uint64_t seed, tracker *t, totals *sum)
 {
-    char err[8192];
-    const char *names[] = {"A", "B", "C", "D", "E", "F"}, *agents[] = {"random", "random", "random", "random", "random", "random"};
-    carc_game *g = carc_game_new(r, n, names, seed, err, sizeof err);
-    if (!g) fail_msg("%s", err);
-    agent *ag[CARC_MAX_PLAYERS];
-    for (int p = 0; p < n; p++) ag[p] = agent_create("random", seed, p, err, sizeof err);
-    carc_record_writer w;
-    carc_writer_begin(&w, variant, seed, n, names, agents, overrides, nover);
     memset(t, 0, sizeof *t);
     t->nplayers = n;
     t->follower = kind_of(r, "follower");
@@ -231,20 +225,14 @@ static void play_checked(const carc_rules *r, const char *variant, const char *c
     t->step = -1;
     assert_true(t->follower >= 0 && t->robber >= 0 && t->r_robber >= 0 && t->r_bonus >= 0);
     for (int p = 0; p < n; p++) t->sim[p] = t->at_end[p] = -1;
-    for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-        if (st == CARC_FAILED) fail_msg("%s seed %llu: %s", variant, (unsigned long long)seed, carc_game_error(g));
-        answer_and_record(g, st, ag, &w);
-        observe(g, t, false);
-    }
-    observe(g, t, true);
+    carc_game *g = play_game(r, &(play_spec){.players = n, .seed = seed, .variant = variant, .overrides = overrides,
+                                             .noverrides = nover, .moved = observe_moved, .user = t});
+    assert_true(carc_is_finished(g));
     sum->games++;
     sum->stolen += t->robbers_stolen;
     sum->moved_along += t->robbers_moved_along;
     sum->rob_steps += t->rob_steps;
     sum->bonuses += t->nbonus;
-    check_record_replays(&w, r, g, variant);
-    carc_writer_free(&w);
-    for (int p = 0; p < n; p++) agent_free(ag[p]);
     carc_game_free(g);
 }
 
@@ -349,18 +337,8 @@ static void test_greedy_games(void **state)
     char err[1024];
     carc_rules *r = carc_variant_load("robbers", NULL, 0, err, sizeof err);
     if (!r) fail_msg("%s", err);
-    for (int seed = 1; seed <= 3; seed++) {
-        carc_game *g = carc_game_new(r, 3, NULL, (uint64_t)seed, err, sizeof err);
-        agent *ag[3];
-        for (int p = 0; p < 3; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("%s", carc_game_error(g));
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
-        }
-        for (int p = 0; p < 3; p++) agent_free(ag[p]);
-        carc_game_free(g);
-    }
+    for (int seed = 1; seed <= 3; seed++)
+        carc_game_free(play_game(r, &(play_spec){.players = 3, .seed = (uint64_t)seed, .agent = "greedy"}));
     carc_rules_free(r);
 }
 

@@ -13,19 +13,19 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "agents.h"
 #include "helpers.h"
+#include "play.h"
 #include "lua_host.h"
 #include "rng.h"
+#include "temp_files.h"
 
-/* Files of this process (test runs in parallel, by make check-asan or by
- * several people on one machine, must not share them). */
+/* Files in the program's temporary folder (a few live at once). */
 static const char *tmp_file(const char *name)
 {
-    static char paths[4][256];
+    static char paths[4][1024];
     static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "/tmp/carc-sandbox-%d-%s", (int)getpid(), name);
-    return p;
+    return test_tmp_path(paths[next++ % 4], sizeof paths[0], name);
 }
 
 #define VARIANT tmp_file("variant.ini")
@@ -33,9 +33,9 @@ static const char *tmp_file(const char *name)
 /* Loads base + one script; returns the rules or NULL with err set. */
 static carc_rules *load_script(const char *script, char *err, size_t errn)
 {
-    char cwd[512], path[1024];
+    char path[1024];
     if (script[0] == '/') snprintf(path, sizeof path, "%s", script);
-    else snprintf(path, sizeof path, "%s/tests/scripts/sandbox/%s", getcwd(cwd, sizeof cwd), script);
+    else snprintf(path, sizeof path, "%s/tests/scripts/sandbox/%s", carc_data_dir(), script);
     FILE *f = fopen(VARIANT, "w");
     assert_non_null(f);
     fprintf(f, "[variant]\nname = sandbox\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", path);
@@ -55,17 +55,11 @@ static void expect_load_error(const char *script, const char *needle)
 static int play(const carc_rules *r, uint64_t seed, carc_game **out)
 {
     char err[256];
-    carc_game *g = carc_game_new(r, 2, NULL, seed, err, sizeof err);
-    assert_non_null(g);
+    *out = carc_game_new(r, 2, NULL, seed, err, sizeof err);
+    assert_non_null(*out);
     carc_rng rng;
     carc_rng_seed(&rng, seed, 3);
-    int st;
-    while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-    }
-    *out = g;
-    return st;
+    return play_on(*out, &(play_spec){.seed = seed, .pick = play_pick_uniform, .pick_state = &rng, .may_fail = true});
 }
 
 static void expect_game_error(const char *script, const char *needle)
@@ -654,10 +648,11 @@ static void test_every_callback_is_limited(void **state)
     }
 }
 
-/* The per-turn budget belongs to one game: a bot's tries of a move, each a
- * copy into the same scratch game, each have their own (they shared one
- * when the account was kept by the game's address: the 12th try failed). */
-static void test_tries_do_not_share_a_turn_budget(void **state)
+/* The tries of one move on a bot's scratch game are charged to one account,
+ * the decision's, with a turn's limits (20 million instructions): at about
+ * 1.8 million a try, the 12th finds it spent, fails at once and says so;
+ * the real game is untouched and plays on from its own turn's account. */
+static void test_tries_of_one_decision_share_an_account(void **state)
 {
     (void)state;
     char err[4096];
@@ -670,11 +665,20 @@ static void test_tries_do_not_share_a_turn_budget(void **state)
     assert_int_equal(st, CARC_NEED_CHOICE); /* the first placement */
     carc_game *scratch = carc_game_clone(g);
     assert_non_null(scratch);
+    int tried = 0;
     for (int i = 0; i < 20; i++) {
-        if (carc_game_try(scratch, g, 0) != 0) fail_msg("try %d: %s", i, carc_game_error(scratch));
-        while ((st = carc_advance(scratch)) == CARC_NEED_DRAW) carc_draw(scratch, -1);
-        if (st == CARC_FAILED) fail_msg("try %d: %s", i, carc_game_error(scratch));
+        int rc = carc_game_try(scratch, g, 0);
+        if (carc_game_trials_spent(scratch)) {
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(carc_game_error(scratch), "trial moves"));
+            break;
+        }
+        if (rc != 0) fail_msg("try %d: %s", i, carc_game_error(scratch));
+        tried++;
     }
+    assert_int_equal(tried, 11);
+    assert_int_equal(carc_game_trials_spent(g), 0);
+    assert_int_equal(carc_choose(g, 0), 0);
     carc_game_free(scratch);
     carc_game_free(g);
     carc_rules_free(r);
@@ -686,15 +690,8 @@ static void test_tries_do_not_share_a_turn_budget(void **state)
  * source's, whether the scratch held more entries or fewer. */
 static carc_game *state_store_game(const carc_rules *r, int turns)
 {
-    char err[256];
-    carc_game *g = carc_game_new(r, 2, NULL, 5, err, sizeof err);
-    assert_non_null(g);
-    while (carc_turn_number(g) < turns) {
-        int st = carc_advance(g);
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else if (st == CARC_NEED_CHOICE) carc_choose(g, 0);
-        else fail_msg("the game stopped early: %s", carc_game_error(g));
-    }
+    carc_game *g = play_game(r, &(play_spec){.seed = 5, .pick = play_pick_first, .until_turn = turns});
+    assert_int_equal(carc_turn_number(g), turns);
     return g;
 }
 
@@ -795,6 +792,154 @@ static void test_pairs_order_same_in_every_state(void **state)
         for (int p = 0; p < 2; p++) assert_int_equal(scores[load][p], scores[0][p]);
 }
 
+
+/* Runs g (random moves from rng) until the costly script's decision is pending. */
+static void reach_costly(carc_game *g, carc_rng *rng)
+{
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
+        if (st == CARC_NEED_CHOICE && strcmp(carc_decision_label(g), "costly") == 0) return;
+        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+        else carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
+    }
+    fail_msg("the game ended before the costly decision: %s", carc_game_error(g));
+}
+
+/* How many options of g's pending decision a bot can try on copies before
+ * the scripts' account for that decision is spent. */
+static int tries_until_spent(const carc_game *g)
+{
+    carc_game *c = carc_game_clone(g);
+    assert_non_null(c);
+    int ok = 0, n = carc_option_count(g);
+    for (int i = 0; i < n; i++) {
+        int rc = carc_game_try(c, g, i);
+        if (carc_game_trials_spent(c)) break;
+        assert_int_equal(rc, 0);
+        ok++;
+    }
+    carc_game_free(c);
+    return ok;
+}
+
+/* Every copy a bot makes to try the moves of one decision is charged to one
+ * account per script with the limits of a turn (20 million instructions):
+ * a decision of 200 options whose apply costs about a million instructions
+ * each is tried about 20 times, not 200 times with fresh limits each;
+ * the real game goes on unhurt, and its next decision has a fresh account. */
+static void test_trials_share_one_account(void **state)
+{
+    (void)state;
+    char err[4096];
+    carc_rules *r = load_script("costly-options.lua", err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 5, err, sizeof err);
+    assert_non_null(g);
+    carc_rng rng;
+    carc_rng_seed(&rng, 5, 3);
+    reach_costly(g, &rng);
+    assert_int_equal(carc_option_count(g), 200);
+    int first = tries_until_spent(g);
+    assert_true(first >= 10);
+    assert_true(first <= LUA_HOST_TURN_BUDGET / 1000000);
+    assert_int_equal(carc_game_trials_spent(g), 0);
+    /* The copies' account is spent for this decision: another copy fails at once. */
+    assert_int_equal(tries_until_spent(g), 0);
+    /* The real game itself pays from its own turn. */
+    assert_int_equal(carc_choose(g, 7), 0);
+    reach_costly(g, &rng);
+    assert_int_equal(tries_until_spent(g), first);
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
+/* Greedy and the search on that decision stop trying when the account is
+ * spent, choose among what they weighed, count it, and the game finishes. */
+static void test_bots_fall_back_when_trials_spent(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"greedy", "mcts:300it"};
+    for (int k = 0; k < 2; k++) {
+        char err[4096];
+        carc_rules *r = load_script("costly-options.lua", err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, NULL, 3, err, sizeof err);
+        assert_non_null(g);
+        agent *a = agent_create(kinds[k], 3, 0, err, sizeof err);
+        assert_non_null(a);
+        carc_rng rng;
+        carc_rng_seed(&rng, 3, 3);
+        int costly = 0;
+        for (int st; (st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE;) {
+            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
+            else if (strcmp(carc_decision_label(g), "costly") == 0 && costly < 3) {
+                costly++;
+                int o = a->choose(a, g);
+                assert_true(o >= 0 && o < carc_option_count(g));
+                assert_int_equal(carc_choose(g, o), 0);
+            } else {
+                carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
+            }
+        }
+        if (!carc_is_finished(g)) fail_msg("%s: %s", kinds[k], carc_game_error(g));
+        assert_int_equal(costly, 3);
+        assert_int_equal(a->fallbacks, 3);
+        agent_free(a);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
+/* What the kernel keeps on a script's behalf is bounded like its memory:
+ * a script landing 250,000 zero-point awards at a turn's start (2.1 GB a
+ * game before) stops the game at the per-turn bound, by carc.award or
+ * through a batch, with a message naming it; 4,000 a turn stop it at the
+ * per-game bound later. The game holds no more than the bound. */
+static void test_awards_a_script_causes_are_bounded(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *opts[2];
+        const char *needle;
+    } cases[] = {
+        {{"award-flood.how=award", "award-flood.awards=250000"}, "award-flood.lua:14: award: more than 4096 awards in one turn"},
+        {{"award-flood.how=batch", "award-flood.awards=250000"}, "award-flood.lua:11: batch_add: more than 4096 awards in one turn"},
+        {{"award-flood.how=award", "award-flood.awards=4000"}, "award-flood.lua:14: award: more than 65536 awards in one game"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[4096];
+        carc_rules_free(load_script("award-flood.lua", err, sizeof err)); /* writes VARIANT */
+        carc_rules *r = carc_variant_load(VARIANT, cases[i].opts, 2, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g;
+        assert_int_equal(play(r, 1, &g), CARC_FAILED);
+        if (strncmp(carc_game_error(g), "award-flood: ", 13) != 0 || !strstr(carc_game_error(g), cases[i].needle))
+            fail_msg("case %zu: '%s' does not say '%s'", i, carc_game_error(g), cases[i].needle);
+        assert_true(carc_awards(g) <= 65536);
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
+/* carc.ask takes what a person can choose from: 1000 options, not 1001. */
+static void test_ask_takes_a_thousand_options(void **state)
+{
+    (void)state;
+    char err[4096];
+    const char *ok[] = {"costly-options.options=1000"};
+    carc_rules_free(load_script("costly-options.lua", err, sizeof err));
+    carc_rules *r = carc_variant_load(VARIANT, ok, 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    carc_rng rng;
+    carc_rng_seed(&rng, 1, 3);
+    reach_costly(g, &rng);
+    assert_int_equal(carc_option_count(g), 1000);
+    carc_game_free(g);
+    carc_rules_free(r);
+    expect_game_error("ask-1001.lua", "ask: 0 to 1000 options");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -835,15 +980,16 @@ int main(void)
         cmocka_unit_test(test_small_escapes),
         cmocka_unit_test(test_refusal_stops_the_game_under_pcall),
         cmocka_unit_test(test_every_callback_is_limited),
-        cmocka_unit_test(test_tries_do_not_share_a_turn_budget),
+        cmocka_unit_test(test_tries_of_one_decision_share_an_account),
         cmocka_unit_test(test_state_store_keeps_64_entries),
         cmocka_unit_test(test_state_between_calls_refused),
         cmocka_unit_test(test_frozen_tables_read_as_before),
         cmocka_unit_test(test_pairs_next_sort_and_tostring_are_fixed),
         cmocka_unit_test(test_pairs_order_same_in_every_state),
+        cmocka_unit_test(test_trials_share_one_account),
+        cmocka_unit_test(test_bots_fall_back_when_trials_spent),
+        cmocka_unit_test(test_awards_a_script_causes_are_bounded),
+        cmocka_unit_test(test_ask_takes_a_thousand_options),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    const char *files[] = {"variant.ini", "forbidden.lua", "binary.lua", "fifo.lua", "attack.lua"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) unlink(tmp_file(files[i]));
-    return failed;
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }

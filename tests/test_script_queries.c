@@ -12,19 +12,16 @@
 #include <cmocka.h>
 
 #include "helpers.h"
+#include "play.h"
+#include "temp_files.h"
 #include "rng.h"
-
-#define VARIANT "/tmp/carc-fast-queries.ini"
 
 /* Loads the variant of that text with n option overrides ("key=value"). */
 static carc_rules *load_with(const char *variant_text, const char *const *overrides, int n)
 {
-    FILE *f = fopen(VARIANT, "w");
-    assert_non_null(f);
-    fputs(variant_text, f);
-    fclose(f);
-    char err[4096];
-    carc_rules *r = carc_variant_load(VARIANT, overrides, n, err, sizeof err);
+    char path[1024], err[4096];
+    test_tmp_write(path, sizeof path, "fast-queries.ini", variant_text);
+    carc_rules *r = carc_variant_load(path, overrides, n, err, sizeof err);
     if (!r) fail_msg("%s", err);
     return r;
 }
@@ -35,17 +32,11 @@ static carc_rules *load(const char *variant_text) { return load_with(variant_tex
 static void play_games(carc_rules *r, int games)
 {
     for (int seed = 1; seed <= games; seed++) {
-        char err[256];
-        carc_game *g = carc_game_new(r, 2 + seed % 3, NULL, (uint64_t)seed, err, sizeof err);
-        assert_non_null(g);
         carc_rng rng;
         carc_rng_seed(&rng, (uint64_t)seed, 3);
-        int st;
-        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else carc_choose(g, (int)carc_rng_below(&rng, (uint32_t)carc_option_count(g)));
-        }
-        if (st != CARC_FINISHED) fail_msg("seed %d: %s", seed, carc_game_error(g));
+        carc_game *g = play_game(r, &(play_spec){.players = 2 + seed % 3, .seed = (uint64_t)seed,
+                                                 .pick = play_pick_uniform, .pick_state = &rng});
+        assert_true(carc_is_finished(g));
         carc_game_free(g);
     }
 }
@@ -79,20 +70,15 @@ static void test_queries_with_neutral_figures(void **state)
  * with an error that says `needle`. */
 static void expect_script_error(const char *event, const char *handler_line, const char *needle)
 {
-    FILE *f = fopen("/tmp/carc-fast-bad.lua", "w");
-    assert_non_null(f);
-    fprintf(f, "carc.on('%s', function(ev)\n  %s\nend)\n", event, handler_line);
-    fclose(f);
-    carc_rules *r = load("[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = /tmp/carc-fast-bad.lua\n");
+    char script[1024], handler[1024], variant[2048];
+    snprintf(handler, sizeof handler, "carc.on('%s', function(ev)\n  %s\nend)\n", event, handler_line);
+    test_tmp_write(script, sizeof script, "fast-bad.lua", handler);
+    snprintf(variant, sizeof variant, "[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", script);
+    carc_rules *r = load(variant);
     char err[256];
     carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
     assert_non_null(g);
-    int st;
-    while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
-        if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-        else carc_choose(g, 0);
-    }
-    assert_int_equal(st, CARC_FAILED);
+    assert_int_equal(play_on(g, &(play_spec){.seed = 1, .pick = play_pick_first, .may_fail = true}), CARC_FAILED);
     if (!strstr(carc_game_error(g), needle)) fail_msg("%s: error '%s' does not say '%s'", handler_line, carc_game_error(g), needle);
     carc_game_free(g);
     carc_rules_free(r);

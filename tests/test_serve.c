@@ -6,6 +6,7 @@
  * changes; undo; loading a record. The server runs in this process on a
  * free loopback port. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -17,22 +18,27 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "agents.h"
 #include "helpers.h"
+#include "json_text.h"
 #include "serve_http.h"
 #include "serve_registry.h"
+#include "temp_files.h"
 
 static int port;
-static char save_dir[256];
+static char save_dir[1100];
 
 typedef struct response {
     int status;
     char *body;
     size_t len;
+    char head[2048]; /* the status line and headers */
 } response;
 
 /* One HTTP/1.0 exchange on a fresh connection; the raw request is built by
@@ -66,6 +72,7 @@ static response raw_exchange(const char *req, size_t reqlen)
     buf[len] = 0;
     sscanf(buf, "HTTP/1.%*d %d", &r.status);
     char *body = strstr(buf, "\r\n\r\n");
+    snprintf(r.head, sizeof r.head, "%.*s", body ? (int)(body - buf) : 0, buf);
     r.body = strdup(body ? body + 4 : "");
     r.len = strlen(r.body);
     free(buf);
@@ -271,6 +278,11 @@ static void test_hostile_requests(void **state)
                    400, "one word");
     assert_refused(http("POST", "/api/load", "{\"record\": \"carcassonne-record 1\\nvariant base\\n\"}"), 400,
                    "the loaded record");
+    /* `end` while the turn's action is pending (records.md: between two turns) */
+    assert_refused(http("POST", "/api/load",
+                        "{\"record\": \"carcassonne-record 1\\nvariant base\\nseed 1\\nplayer Red human\\n"
+                        "player Blue human\\n---\\ndraw base:E\\nplace 0,-1 r180\\nend\\n\"}"),
+                   400, "between two turns");
     /* unknown ids, out-of-range options, stale and misplaced moves */
     assert_refused(http("GET", "/api/games/0123456789abcdef", NULL), 404, "no game");
     assert_refused(http("GET", "/api/games/..%2f..%2fetc", NULL), 404, "no game");
@@ -323,7 +335,7 @@ static void test_hostile_requests(void **state)
                                      "Content-Length: 2\r\n\r\n{}"));
     assert_refused(r, 415, "application/json");
     const char *rebind = "GET /api/variants HTTP/1.0\r\nHost: evil.example:80\r\n\r\n";
-    assert_refused(raw_exchange(rebind, strlen(rebind)), 403, "127.0.0.1 only");
+    assert_refused(raw_exchange(rebind, strlen(rebind)), 403, "its own names");
     assert_refused(http("PUT", "/api/games", NULL), 405, "GET and POST");
     assert_refused(http("GET", "/api/nothing", NULL), 404, "no GET");
 
@@ -498,6 +510,411 @@ static void test_composition(void **state)
     json_decref(end);
 }
 
+static json_t *get_state(const char *id)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    response r = http("GET", path, NULL);
+    if (r.status != 200) fprintf(stderr, "GET %s: %d %s\n", path, r.status, r.body);
+    assert_int_equal(r.status, 200);
+    json_t *j = body_json(&r);
+    free(r.body);
+    assert_non_null(j);
+    return j;
+}
+
+/* Text that is not UTF-8 is shown as text (Latin-1 read as Latin-1): a
+ * variant's title, a script's label and option texts, a record's player
+ * name; no 500, no error buffer left unset (docs/security.md). */
+static void test_text_not_utf8(void **state)
+{
+    (void)state;
+    response r = http("GET", "/api/variant?name=tests/variants/latin1.ini", NULL);
+    if (r.status != 200) fprintf(stderr, "variant: %d %s\n", r.status, r.body);
+    assert_int_equal(r.status, 200);
+    json_t *v = body_json(&r);
+    free(r.body);
+    assert_string_equal(json_string_value(json_object_get(v, "title")), "Caf\xc3\xa9 Carcassonne");
+    json_decref(v);
+
+    json_t *st = start_game("tests/variants/latin1.ini", "human", "human", 5);
+    json_t *d = json_object_get(st, "decision");
+    assert_string_equal(json_string_value(json_object_get(d, "label")), "caf\xc3\xa9");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(d, "options"), 0), "text")),
+                        "caf\xc3\xa9-1");
+    char id[24];
+    snprintf(id, sizeof id, "%s", game_id(st));
+    json_t *end = play_on(st, 3, 30);
+    assert_non_null(end);
+    json_decref(end);
+    json_t *again = get_state(id);
+    assert_record_replays_to(again);
+    json_decref(again);
+
+    /* a record whose first player is named in Latin-1, as serve --resume
+     * opens it */
+    const char *rec = "carcassonne-record 1\nvariant base\nseed 3\nplayer Jos\xe9 human\nplayer Bob greedy\n---\n";
+    char err[1024] = "", path[1200];
+    int status = 0;
+    registry_save_path(path, sizeof path, save_dir, "latin1");
+    serve_session *s = session_from_record("latin1.rec", rec, strlen(rec), path, err, sizeof err);
+    if (!s) fprintf(stderr, "%s\n", err);
+    assert_non_null(s);
+    json_t *opened = serve_open_game(s, NULL, true, err, sizeof err, &status);
+    assert_non_null(opened);
+    json_t *seat0 = json_array_get(json_object_get(opened, "players"), 0);
+    assert_string_equal(json_string_value(json_object_get(seat0, "name")), "Jos\xc3\xa9");
+    snprintf(id, sizeof id, "%s", game_id(opened));
+    json_decref(opened);
+    json_t *shown = get_state(id);
+    json_t *played = play_on(shown, 8, 6);
+    assert_non_null(played);
+    json_decref(played);
+}
+
+/* A seat's bot comes from the server's own list, and its weights by name
+ * from the data directory: no file a client names is opened, and nothing
+ * of one comes back (docs/security.md). */
+static void test_agents_from_the_list(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"greedy:eval=/etc/passwd", "greedy:eval=weights/base.ini",
+                                          "mcts:100it:eval=../weights/base", "greedy:eval=/dev/zero",
+                                          "greedy:eval=.hidden", "random:eval=base", "greedy:trained:bogus"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char *body = new_game_body("base", "human", refused[i], 1);
+        response r = http("POST", "/api/games", body);
+        free(body);
+        if (r.status != 400) fprintf(stderr, "%s: %d %s\n", refused[i], r.status, r.body);
+        assert_int_equal(r.status, 400);
+        assert_non_null(strstr(r.body, "\"error\""));
+        assert_null(strstr(r.body, "root")); /* no line of /etc/passwd */
+        assert_null(strstr(r.body, "cannot open"));
+        assert_null(strstr(r.body, "section"));
+        free(r.body);
+    }
+    /* a shipped weights file by its name plays */
+    json_t *st = start_game("base", "human", "greedy:eval=base", 2);
+    json_t *end = play_on(st, 4, 10);
+    assert_non_null(end);
+    assert_record_replays_to(end);
+    json_decref(end);
+    st = start_game("base", "mcts:50it:trained", "greedy:trained", 2);
+    json_decref(st);
+}
+
+/* Undo after the game ended is refused: the record of a finished game
+ * stays as it is. */
+static void test_undo_after_the_end(void **state)
+{
+    (void)state;
+    json_t *end = play_out(start_game("base", "human", "greedy", 51), 9);
+    assert_non_null(end);
+    assert_true(json_is_true(json_object_get(end, "finished")));
+    const char *save = json_string_value(json_object_get(end, "save"));
+    char *before = read_file(save), path[160];
+    snprintf(path, sizeof path, "/api/games/%s/undo", game_id(end));
+    assert_refused(http("POST", path, "{}"), 409, "over");
+    char *after = read_file(save);
+    assert_string_equal(before, after);
+    json_t *again = get_state(game_id(end));
+    assert_true(json_is_true(json_object_get(again, "finished")));
+    assert_int_equal(serial_of(again), serial_of(end));
+    free(before);
+    free(after);
+    json_decref(again);
+    json_decref(end);
+}
+
+/* No page of another site may frame ours: every response says so, the
+ * page's files, the API's answers and its refusals alike. */
+static void test_not_framed(void **state)
+{
+    (void)state;
+    static const char *const paths[] = {"/", "/carc.js", "/api/variants", "/api/nothing", "/../x"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        response r = http("GET", paths[i], NULL);
+        if (!strstr(r.head, "frame-ancestors 'none'") || !strstr(r.head, "X-Frame-Options: DENY"))
+            fprintf(stderr, "%s:\n%s\n", paths[i], r.head);
+        assert_non_null(strstr(r.head, "frame-ancestors 'none'"));
+        assert_non_null(strstr(r.head, "X-Frame-Options: DENY"));
+        free(r.body);
+    }
+    const char *rebind = "GET /api/variants HTTP/1.0\r\nHost: evil.example\r\n\r\n";
+    response r = raw_exchange(rebind, strlen(rebind));
+    assert_non_null(strstr(r.head, "X-Frame-Options: DENY"));
+    free(r.body);
+}
+
+/* A second server of the test, on its own free loopback port; `port`
+ * points at it until the test puts the first one back. */
+static serve_daemon *second_server(serve_config *cfg, int *saved_port)
+{
+    static char web[1200];
+    snprintf(web, sizeof web, "%s/web", carc_data_dir());
+    cfg->listen = "127.0.0.1";
+    cfg->web_dir = web;
+    cfg->save_dir = save_dir;
+    char err[512] = "";
+    *saved_port = port;
+    serve_daemon *d = serve_start(cfg, &port, err, sizeof err);
+    if (!d) fprintf(stderr, "%s\n", err);
+    assert_non_null(d);
+    return d;
+}
+
+static response get_with(const char *path, const char *host, const char *extra)
+{
+    char req[1024];
+    snprintf(req, sizeof req, "GET %s HTTP/1.0\r\nHost: %s\r\n%s\r\n", path, host, extra);
+    return raw_exchange(req, strlen(req));
+}
+
+/* Who may use the server: the Host must name it (loopback names, its
+ * address, names allowed) in every mode, and a server that asks for a key
+ * answers its API to the key only, given by the cookie the page's address
+ * sets or by a bearer header. */
+static void test_host_and_key(void **state)
+{
+    (void)state;
+    static const char *const allowed[] = {"carc.example"};
+    const char *key = "00112233445566778899aabbccddeeff";
+    serve_config cfg = {.needs_key = true, .key = key, .allow_hosts = allowed, .nallow_hosts = 1};
+    int first;
+    serve_daemon *d = second_server(&cfg, &first);
+    char host[64], cookie[128], bearer[128];
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    snprintf(cookie, sizeof cookie, "Cookie: carc_key_%d=%s\r\n", port, key);
+    snprintf(bearer, sizeof bearer, "Authorization: Bearer %s\r\n", key);
+
+    /* no key, a wrong one, one a letter short: refused */
+    assert_refused(get_with("/api/variants", host, ""), 403, "key");
+    assert_refused(get_with("/api/variants", host, "Authorization: Bearer 00112233445566778899aabbccddeef0\r\n"),
+                   403, "key");
+    assert_refused(get_with("/api/variants", host, "Authorization: Bearer 00112233445566778899aabbccddeef\r\n"),
+                   403, "key");
+    assert_refused(get_with("/api/games/0123456789abcdef", host, ""), 403, "key");
+    /* the key by header or by cookie */
+    response r = get_with("/api/variants", host, bearer);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = get_with("/api/variants", host, cookie);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    /* the page's address with the key sets the cookie and opens the page
+     * without it; a wrong key in it is refused */
+    char path[128];
+    snprintf(path, sizeof path, "/?key=%s", key);
+    r = get_with(path, host, "");
+    assert_int_equal(r.status, 303);
+    char expect[128];
+    snprintf(expect, sizeof expect, "Set-Cookie: carc_key_%d=%s; Path=/; HttpOnly; SameSite=Strict", port, key);
+    assert_non_null(strstr(r.head, expect));
+    assert_non_null(strstr(r.head, "Location: /\r"));
+    free(r.body);
+    assert_refused(get_with("/?key=ffffffffffffffffffffffffffffffff", host, ""), 403, "not this server's key");
+    r = get_with("/", host, ""); /* the page itself is no secret */
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    /* names: a rebinding name is refused even with the key; an allowed
+     * name and localhost pass; a port not ours is refused */
+    assert_refused(get_with("/api/variants", "evil.example", bearer), 403, "its own names");
+    assert_refused(get_with("/", "evil.example", ""), 403, "its own names");
+    assert_refused(get_with("/api/variants", "127.0.0.1.evil.example", bearer), 403, "its own names");
+    snprintf(host, sizeof host, "carc.example:%d", port);
+    r = get_with("/api/variants", host, bearer);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    r = get_with("/api/variants", "LOCALHOST", bearer);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    snprintf(host, sizeof host, "carc.example:%d", port + 1);
+    assert_refused(get_with("/api/variants", host, bearer), 403, "its own names");
+    serve_stop(d);
+    port = first;
+
+    /* a loopback server asks for no key, but checks the names as well */
+    serve_config local = {0};
+    d = second_server(&local, &first);
+    snprintf(host, sizeof host, "127.0.0.1:%d", port);
+    r = get_with("/api/variants", host, "");
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    assert_refused(get_with("/api/variants", "evil.example", ""), 403, "its own names");
+    assert_refused(get_with("/?key=00112233445566778899aabbccddeeff", host, ""), 403, "not this server's key");
+    serve_stop(d);
+    port = first;
+}
+
+/* A connection from `source` (a loopback address) to the server. */
+static int connect_from(const char *source)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in from = {0}, to = {0};
+    from.sin_family = to.sin_family = AF_INET;
+    inet_pton(AF_INET, source, &from.sin_addr);
+    to.sin_port = htons((uint16_t)port);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&from, sizeof from) < 0 ||
+        connect(fd, (struct sockaddr *)&to, sizeof to) < 0) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Sends the first `fast` bytes of `req` at once, then the rest a byte at a
+ * time, 0.1 s apart (never idle long enough for the idle timeout), until
+ * the server answers or closes, or 6 s pass. What came back (status 0 when
+ * nothing), and in *took the seconds it took. */
+static response trickle(const char *req, size_t fast, double *took)
+{
+    response r = {0};
+    int fd = connect_from("127.0.0.1");
+    assert_true(fd >= 0);
+    struct timeval tv = {0, 100 * 1000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    double t0 = seconds_now();
+    char buf[4096];
+    size_t len = 0, sent = 0, n = strlen(req);
+    bool over = false;
+    while (sent < fast) {
+        ssize_t k = send(fd, req + sent, fast - sent, MSG_NOSIGNAL);
+        assert_true(k > 0);
+        sent += (size_t)k;
+    }
+    while (!over && seconds_now() - t0 < 6) {
+        if (sent < n && send(fd, req + sent, 1, MSG_NOSIGNAL) == 1) sent++;
+        ssize_t k = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        if (k > 0) len += (size_t)k;
+        else if (k == 0) over = true;
+    }
+    *took = seconds_now() - t0;
+    close(fd);
+    buf[len] = 0;
+    sscanf(buf, "HTTP/1.%*d %d", &r.status);
+    char *body = strstr(buf, "\r\n\r\n");
+    r.body = strdup(body ? body + 4 : "");
+    return r;
+}
+
+/* Slow clients hold no one out: 200 connections from one address that send
+ * nothing leave room for others (at most `per_address` of them are taken),
+ * and a request whose headers or body trickle in is answered 408 and closed
+ * at its deadline. */
+static void test_slow_clients(void **state)
+{
+    (void)state;
+    serve_config cfg = {.header_seconds = 1, .body_seconds = 1, .per_address = 16};
+    int first;
+    serve_daemon *d = second_server(&cfg, &first);
+    enum { SLOW = 200 };
+    int fds[SLOW], held = 0;
+    for (int i = 0; i < SLOW; i++) {
+        fds[i] = connect_from("127.0.0.2");
+        if (fds[i] >= 0) send(fds[i], "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", 34, MSG_NOSIGNAL);
+    }
+    /* another address is served at once */
+    double t0 = seconds_now();
+    response r = http("GET", "/api/variants", NULL);
+    assert_int_equal(r.status, 200);
+    assert_true(seconds_now() - t0 < 1);
+    free(r.body);
+    /* of the 200, at most 16 were kept; the others were closed */
+    for (int i = 0; i < SLOW; i++) {
+        char c;
+        struct timeval tv = {0, 1000};
+        if (fds[i] < 0) continue;
+        setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        if (recv(fds[i], &c, 1, 0) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) held++; /* still open */
+    }
+    if (held > 16) fprintf(stderr, "%d slow connections from one address held\n", held);
+    assert_true(held <= 16);
+    for (int i = 0; i < SLOW; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    /* headers a byte at a time after the request's first line: 408 at
+     * about the deadline */
+    double took;
+    char req[256];
+    snprintf(req, sizeof req, "GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: %s\r\n\r\n", port,
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    r = trickle(req, (size_t)(strstr(req, "\r\n") + 2 - req), &took); /* the first line at once */
+    if (r.status != 408) fprintf(stderr, "slow headers: %d after %.1f s: %s\n", r.status, took, r.body);
+    assert_int_equal(r.status, 408);
+    assert_non_null(strstr(r.body, "headers took longer than 1 s"));
+    assert_true(took < 3);
+    free(r.body);
+    /* a body a byte at a time: the same */
+    snprintf(req, sizeof req,
+             "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+             "Content-Length: 100\r\n\r\n{\"variant\": \"base\", \"seats\": [{\"name\": \"A\", \"agent\": \"human\"}, "
+             "{\"name\": \"B\", \"agent\": \"human\"}]}     ",
+             port);
+    r = trickle(req, (size_t)(strstr(req, "\r\n\r\n") + 4 - req), &took);
+    if (r.status != 408) fprintf(stderr, "slow body: %d after %.1f s: %s\n", r.status, took, r.body);
+    assert_int_equal(r.status, 408);
+    assert_non_null(strstr(r.body, "body took longer than 1 s"));
+    assert_true(took < 3);
+    free(r.body);
+    /* a connection that never begins a request is closed at the same
+     * deadline, without a word (a browser keeps such connections for later) */
+    r = trickle("", 0, &took);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.body, "");
+    assert_true(took > 0.9 && took < 3);
+    free(r.body);
+    /* the server serves on */
+    r = http("GET", "/api/variants", NULL);
+    assert_int_equal(r.status, 200);
+    free(r.body);
+    serve_stop(d);
+    port = first;
+}
+
+static bool finished(json_t *st) { return json_is_true(json_object_get(st, "finished")); }
+
+/* Whether the state's score breakdown has points of `reason`. */
+static bool has_reason(json_t *st, const char *reason)
+{
+    json_t *reasons = json_object_get(json_object_get(st, "breakdown"), "reasons");
+    for (size_t i = 0; i < json_array_size(reasons); i++) {
+        const char *name = json_string_value(json_array_get(reasons, i));
+        if (name && strcmp(name, reason) == 0) return true;
+    }
+    return false;
+}
+
+/* Two games of different compositions at once, each with its own rules
+ * object in this process: road-closer's reason has another id in each
+ * (inns-cathedrals defines two reasons before it). Played move by move in
+ * turn, both reach their end with road-closer points, and replay to the
+ * scores the server showed. */
+static void test_compositions_side_by_side(void **state)
+{
+    (void)state;
+    json_t *a = start_game("house/road-closer", "human", "human", 51);
+    json_t *b = start_game("inns-cathedrals+house/road-closer", "human", "human", 52);
+    unsigned sa = 3, sb = 4;
+    while (!finished(a) || !finished(b)) {
+        if (!finished(a)) assert_non_null(a = play_on(a, sa++, 1));
+        if (!finished(b)) assert_non_null(b = play_on(b, sb++, 1));
+    }
+    json_t *both[] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(json_string_value(json_object_get(both[i], "failed")), "");
+        if (!has_reason(both[i], "road-closer")) fail_msg("game %d: no road-closer points", i);
+        assert_record_replays_to(both[i]);
+        json_decref(both[i]);
+    }
+}
+
 /* GET /api/agents is the list of agent kinds the command knows (agents.h),
  * in its order, and every kind it offers makes an agent, with each example
  * setting it gives. */
@@ -536,13 +953,46 @@ static void test_agents_are_the_commands_list(void **state)
     json_decref(j);
 }
 
+/* The one conversion of text to valid UTF-8 (json_text.h): valid text
+ * unchanged; each byte of anything else (Latin-1, overlong forms,
+ * surrogates, code points past U+10FFFF, cut sequences) read as Latin-1
+ * from 0xA0, else as U+FFFD. */
+static void test_text_utf8_conversion(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"plain ASCII", "plain ASCII"},
+        {"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x82\xa1", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x82\xa1"},
+        {"Jos\xe9", "Jos\xc3\xa9"},
+        {"\xff\xa0", "\xc3\xbf\xc2\xa0"},
+        {"a\x80" "b\x9f", "a\xef\xbf\xbd" "b\xef\xbf\xbd"},
+        {"\xc0\xaf", "\xc3\x80\xc2\xaf"},                            /* overlong '/' */
+        {"\xed\xa0\x80", "\xc3\xad\xc2\xa0\xef\xbf\xbd"},           /* a surrogate */
+        {"\xf4\x90\x80\x80", "\xc3\xb4\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"}, /* past U+10FFFF */
+        {"cut \xe2\x82", "cut \xc3\xa2\xef\xbf\xbd"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out = text_utf8(cases[i][0]);
+        assert_non_null(out);
+        assert_string_equal(out, cases[i][1]);
+        json_t *j = json_text(cases[i][0]); /* jansson takes it: it is valid UTF-8 */
+        assert_non_null(j);
+        assert_string_equal(json_string_value(j), cases[i][1]);
+        json_decref(j);
+        free(out);
+    }
+    json_t *j = json_text(NULL);
+    assert_string_equal(json_string_value(j), "");
+    json_decref(j);
+}
+
 int main(void)
 {
-    snprintf(save_dir, sizeof save_dir, "/tmp/carc-test-serve.XXXXXX");
-    if (!mkdtemp(save_dir)) return 1;
+    test_tmp_subdir(save_dir, sizeof save_dir, "saves");
     char web[1200];
     snprintf(web, sizeof web, "%s/web", carc_data_dir());
-    serve_config cfg = {"127.0.0.1", 0, web, save_dir, true};
+    serve_config cfg = {.listen = "127.0.0.1", .web_dir = web, .save_dir = save_dir};
     char err[512];
     serve_daemon *d = serve_start(&cfg, &port, err, sizeof err);
     if (!d) {
@@ -556,13 +1006,18 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_text_utf8_conversion),
+        cmocka_unit_test(test_text_not_utf8),
+        cmocka_unit_test(test_agents_from_the_list),
+        cmocka_unit_test(test_undo_after_the_end),
+        cmocka_unit_test(test_not_framed),
+        cmocka_unit_test(test_host_and_key),
+        cmocka_unit_test(test_slow_clients),
+        cmocka_unit_test(test_compositions_side_by_side),
         cmocka_unit_test(test_agents_are_the_commands_list),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);
     registry_clear();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", save_dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", save_dir);
-    return rc;
+    return rc; /* the saves go with the temporary folder */
 }

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "stats.h"
 #include "study.h"
+#include "temp_files.h"
 
 static void test_mean_and_sd(void **state)
 {
@@ -131,8 +132,9 @@ static void test_shards_merge_to_the_whole(void **state)
     study whole;
     setup_study(&whole, 3, 60, NULL);
     assert_int_equal(study_run(&whole), 0);
-    const char *path = "/tmp/carc-test-shards.jsonl";
-    FILE *f = fopen(path, "w");
+    char path[1024];
+    FILE *f = fopen(test_tmp_path(path, sizeof path, "shards.jsonl"), "w");
+    assert_non_null(f);
     for (int k = 1; k <= 3; k++) {
         study part;
         setup_study(&part, 3, 60, NULL);

@@ -15,7 +15,9 @@
 #include "analysis.h"
 #include "evaluator.h"
 #include "helpers.h"
+#include "play.h"
 #include "train.h"
+#include "temp_files.h"
 
 static int figure_index(const carc_rules *r, const char *name)
 {
@@ -114,10 +116,8 @@ static void write_file(const char *path, const char *text)
 static void test_weights_file_errors_name_the_line(void **state)
 {
     (void)state;
-    char path[] = "/tmp/carc-weights-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
+    char path[1024];
+    test_tmp_write(path, sizeof path, "weights-errors.ini", "");
     evaluator e;
     char err[1024];
     write_file(path, "[evaluator]\nformat = 1\nsigma = 10\n[weights]\nscore = 1 1\nheld.city = 0.5\n");
@@ -176,9 +176,8 @@ static void test_multiplayer_training_keeps_points_scored(void **state)
         if (strcmp(a->name[i], "score") == 0) score = i;
     assert_true(score >= 0);
     assert_true(a->early[score] == 1.0 && a->late[score] == 1.0);
-    char path[] = "/tmp/carc-weights-XXXXXX", err[1024];
-    int fd = mkstemp(path);
-    close(fd);
+    char path[1024], err[1024];
+    test_tmp_path(path, sizeof path, "weights-saved.ini");
     assert_int_equal(evaluator_save(a, path, err, sizeof err), 0);
     assert_int_equal(evaluator_load(b, path, err, sizeof err), 0);
     assert_int_equal(b->players, 3);
@@ -205,9 +204,8 @@ static void test_training_depends_only_on_its_seed(void **state)
     assert_true(a->sigma == b->sigma);
     assert_true(memcmp(a->early, c->early, sizeof a->early) != 0); /* another seed, other games */
     /* What it learned survives a save and a load. */
-    char path[] = "/tmp/carc-weights-XXXXXX", err[1024];
-    int fd = mkstemp(path);
-    close(fd);
+    char path[1024], err[1024];
+    test_tmp_path(path, sizeof path, "weights-saved.ini");
     assert_int_equal(evaluator_save(a, path, err, sizeof err), 0);
     assert_int_equal(evaluator_load(c, path, err, sizeof err), 0);
     assert_int_equal(c->nweights, a->nweights);
@@ -221,45 +219,24 @@ static void test_training_depends_only_on_its_seed(void **state)
 
 /* Plays `decisions` decisions (0: the whole game) with agent `spec` in
  * every seat; each answer must be one of the options. */
-static void play_with_n(const carc_rules *r, int players, const char *variant, const char *spec, int decisions)
+static void play_with_n(const carc_rules *r, int players, const char *spec, int decisions)
 {
-    char err[1024];
-    carc_game *g = carc_game_new(r, players, NULL, 11, err, sizeof err);
-    assert_non_null(g);
-    agent *ag[CARC_MAX_PLAYERS] = {0};
-    for (int p = 0; p < players; p++) {
-        ag[p] = agent_create(spec, 11, p, err, sizeof err);
-        assert_non_null(ag[p]);
-    }
-    for (int d = 0; decisions == 0 || d < decisions;) {
-        int st = carc_advance(g);
-        if (st == CARC_FINISHED) break;
-        if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
-        if (st == CARC_NEED_DRAW) {
-            carc_draw(g, -1);
-            continue;
-        }
-        agent *a = ag[carc_decision_player(g)];
-        int k = a->choose(a, g);
-        if (k < 0) fail_msg("%s, %s: %s", variant, spec, a->error);
-        assert_true(k < carc_option_count(g));
-        assert_int_equal(carc_choose(g, k), 0);
-        d++;
-    }
+    carc_game *g = play_game(r, &(play_spec){.players = players, .seed = 11, .agent = spec, .max_decisions = decisions});
     assert_true(decisions > 0 || carc_is_finished(g));
-    for (int p = 0; p < players; p++) agent_free(ag[p]);
     carc_game_free(g);
 }
 
-static void play_with(const carc_rules *r, const char *variant, const char *spec, int decisions)
+static void play_with(const carc_rules *r, const char *spec, int decisions)
 {
-    play_with_n(r, 2, variant, spec, decisions);
+    play_with_n(r, 2, spec, decisions);
 }
 
 static void test_shipped_weights_play_every_shipped_variant(void **state)
 {
     (void)state;
-    DIR *d = opendir("variants");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/variants", carc_data_dir());
+    DIR *d = opendir(dir);
     assert_non_null(d);
     int variants = 0;
     for (struct dirent *e; (e = readdir(d));) {
@@ -274,8 +251,8 @@ static void test_shipped_weights_play_every_shipped_variant(void **state)
         if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
         if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
         assert_string_equal(ev.variant, name);
-        play_with(r, name, "mcts:8it:trained", 0);
-        play_with(r, name, "greedy:trained", 12);
+        play_with(r, "mcts:8it:trained", 0);
+        play_with(r, "greedy:trained", 12);
         /* Weights for games of more players, where shipped. */
         for (int n = 3; n <= carc_rules_max_players(r); n++) {
             evaluator_path_for(name, n, path, sizeof path);
@@ -283,8 +260,8 @@ static void test_shipped_weights_play_every_shipped_variant(void **state)
             if (evaluator_load(&ev, path, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
             if (evaluator_bind(&ev, r, err, sizeof err) < 0) fail_msg("shipped variant %s: %s", name, err);
             assert_int_equal(ev.players, n);
-            play_with_n(r, n, name, "mcts:8it:trained", 6);
-            play_with_n(r, n, name, "greedy:trained", 0);
+            play_with_n(r, n, "mcts:8it:trained", 6);
+            play_with_n(r, n, "greedy:trained", 0);
         }
         printf("trained bots played %s\n", name);
         carc_rules_free(r);

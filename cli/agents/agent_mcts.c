@@ -159,7 +159,7 @@ int mcts_set_tuning(const char *text, char *err, size_t errn)
 static void read_tuning_once(void)
 {
     const char *env = getenv("CARC_MCTS_TUNE");
-    char err[256];
+    char err[256] = "";
     if (env && mcts_set_tuning(env, err, sizeof err) < 0) fprintf(stderr, "carc: %s; the search's defaults used\n", err);
 }
 
@@ -315,7 +315,9 @@ static double judge(agent *a, const carc_game *g, int o, const turns *tn, int pl
     if (!h || carc_game_try(h, g, o) == -2) return 0;
     turns after = *tn;
     turns_note(&after, g);
-    return judge_position(a, h, carc_advance(h), &after, player, lead_out);
+    int st = carc_advance(h);
+    if (agent_note_spent(a, h)) return 0;
+    return judge_position(a, h, st, &after, player, lead_out);
 }
 
 /* Ranks the children of `node` by prior (ties by option number):
@@ -358,6 +360,7 @@ static int expand(agent *a, tree *t, int node, const carc_game *g, const turns *
         }
         carc_game *h = agent_scratch(a, 1, g);
         int st = h && carc_game_try(h, g, o) != -2 ? carc_advance(h) : -1;
+        if (agent_note_spent(a, h)) st = -1;
         if (st == CARC_NEED_CHOICE && carc_decision_player(h) == player) {
             if (expand(a, t, c, h, &after, false) < 0) return -1;
             double best = -1;
@@ -512,10 +515,17 @@ int mcts_analyse(agent *a, carc_game *g, mcts_estimate *out, int max, int *count
         return -1;
     }
     double deadline = a->seconds > 0 ? now() + a->seconds : 0;
+    a->spent = false;
     for (long it = 0;; it++) {
         if (a->iterations > 0 && it >= a->iterations) break;
         if (deadline > 0 && (it & 15) == 0 && now() >= deadline) break;
         if (iterate(a, &t, g) < 0) break;
+        /* The scripts' account for trying this decision's moves is spent:
+         * the search stops where it is. */
+        if (agent_note_spent(a, a->scratch[0])) {
+            a->fallbacks++;
+            break;
+        }
     }
     int best = best_child(&t);
     for (int c = t.n[0].first_child; out && c >= 0; c = t.n[c].next_sibling) {

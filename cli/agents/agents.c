@@ -42,7 +42,7 @@ int agent_prepare_eval(agent *a, const carc_game *g)
 {
     if (a->eval_bound || (!a->eval && !a->eval_shipped)) return 0;
     const carc_rules *r = carc_game_rules(g);
-    char err[512];
+    char err[512] = "";
     if (!a->eval) {
         /* Weights learned in games of as many players, else the 2-player
          * ones (which judge games of more players worse: docs/bots.md). */
@@ -81,6 +81,12 @@ carc_game *agent_scratch(agent *a, int level, const carc_game *src)
     return *s;
 }
 
+bool agent_note_spent(agent *a, const carc_game *c)
+{
+    if (c && carc_game_trials_spent(c)) a->spent = true;
+    return a->spent;
+}
+
 /* The value of option opt of g's decision for me: played on the scratch
  * game of this depth (the try copies g there, not its award log, which no
  * judgement reads), then run on to the next decision or draw. When the same
@@ -89,12 +95,16 @@ carc_game *agent_scratch(agent *a, int level, const carc_game *src)
 static double option_value(agent *a, const carc_game *g, int opt, int me, int depth, int level)
 {
     carc_game *c = agent_scratch(a, level, g);
-    if (!c || carc_game_try(c, g, opt) < 0) return -1e9;
+    if (!c || carc_game_try(c, g, opt) < 0) {
+        agent_note_spent(a, c);
+        return -1e9;
+    }
     int st = carc_advance(c);
+    if (agent_note_spent(a, c)) return -1e9;
     if (st == CARC_NEED_CHOICE && depth > 0 && carc_decision_player(c) == me) {
         double v = -1e9;
         int n = carc_option_count(c);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && !a->spent; i++) {
             double w = option_value(a, c, i, me, depth - 1, level + 1);
             if (w > v) v = w;
         }
@@ -111,8 +121,16 @@ static int choose_greedy(agent *a, carc_game *g)
     if (a->explore > 0 && carc_rng_below(&a->rng, 1u << 20) < (uint32_t)(a->explore * (1u << 20)))
         return (int)carc_rng_below(&a->rng, (uint32_t)n);
     double bestv = -1e18;
+    a->spent = false;
     for (int i = 0; i < n; i++) {
         double v = option_value(a, g, i, me, 1, 0);
+        if (a->spent) {
+            /* The scripts' account for trying this decision's moves is
+             * spent: the best of the options weighed in full, else the
+             * first. */
+            a->fallbacks++;
+            break;
+        }
         if (v > bestv + 1e-9) {
             bestv = v;
             best = i;
@@ -142,7 +160,7 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
             snprintf(err, errn, "out of memory");
             return false;
         }
-        char e[512];
+        char e[512] = "";
         if (evaluator_load(a->eval, s + 5, e, sizeof e) < 0) {
             snprintf(err, errn, "agent %s: %s", a->spec, e);
             return false;

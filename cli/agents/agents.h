@@ -38,6 +38,12 @@ struct agent {
      * agent. */
     carc_game *scratch[AGENT_SCRATCH_LEVELS];
     char error[512];      /* why choose returned -1 when no one quit */
+    /* A copy made to try moves found the scripts' account for the decision
+     * spent (carc_game_trials_spent): the agent stops trying and chooses
+     * among what it has weighed so far. `spent` is this decision's; the
+     * count of decisions it happened in is reported (study reports). */
+    bool spent;
+    long fallbacks;
 };
 
 /* The search agent's choice (agent_mcts.c). */
@@ -111,6 +117,9 @@ int agent_prepare_eval(agent *a, const carc_game *g);
  * one try to the next, made anew for a game of other rules; NULL when out
  * of memory. */
 carc_game *agent_scratch(agent *a, int level, const carc_game *src);
+/* Notes, after a try on copy c, whether the scripts' account for the
+ * decision is spent (a->spent); returns a->spent. */
+bool agent_note_spent(agent *a, const carc_game *c);
 /* The agent's judgement of a position for player `me`: its lead in points
  * over the best opponent (learned weights, or the hand-written judgement). */
 double agent_judge(const agent *a, carc_game *g, int me);

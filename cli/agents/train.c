@@ -137,7 +137,7 @@ static void *worker(void *arg)
 {
     gen_ctx *c = arg;
     const train_config *cfg = c->cfg;
-    char err[768];
+    char err[768] = "";
     carc_rules *rules = carc_variant_load(cfg->variant, cfg->overrides, cfg->noverrides, err, sizeof err);
     if (!rules) {
         gen_fail(c, err);
@@ -150,7 +150,7 @@ static void *worker(void *arg)
         if (k >= TRAIN_SHARDS) break;
         for (int i = k; i < cfg->games; i += TRAIN_SHARDS)
             if (play_game(c, rules, i, &c->shard[k], &c->lead_sum[k], err, sizeof err) < 0) {
-                char msg[900];
+                char msg[900] = "";
                 snprintf(msg, sizeof msg, "training game %d: %s", i, err);
                 gen_fail(c, msg);
                 break;

@@ -53,7 +53,7 @@ static int run(const cli_args *a)
     const char *path = a->operands[0], *spec = cli_text(a, "--agent", NULL);
     int turn = cli_int(a, "--turn", 0), top = cli_int(a, "--top", 10);
     uint64_t seed = cli_u64(a, "--seed", 1);
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
         fprintf(stderr, "carc analyse: %s\n", err);

@@ -76,7 +76,7 @@ static void set_view(bool compact)
 /* Continues a saved game; agents (when given) replace the record's. */
 static int resume(const char *path, char **new_agents, int nagents)
 {
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
         term_error("carc play", err);
@@ -189,7 +189,7 @@ static int run(const cli_args *args)
     static const char *const colours[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green", "Yellow", "Black", "Grey"};
     const char *names[CARC_MAX_PLAYERS];
     for (int p = 0; p < np; p++) names[p] = nn ? nm[p] : colours[p];
-    char err[8192];
+    char err[8192] = "";
     if (!record_header_ok(variant, names, np, overrides, nover, err, sizeof err)) {
         term_error("carc play", err);
         return 2;

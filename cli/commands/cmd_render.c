@@ -58,7 +58,7 @@ static int write_svg(const view *v, const char *path)
 
 static int render_tiles(const render_args *a)
 {
-    char err[1024];
+    char err[1024] = "";
     carc_rules *r = carc_rules_from_tileset(a->tiles, err, sizeof err);
     if (!r) {
         term_error("carc render", err);
@@ -88,7 +88,7 @@ static int pick_frame(void *user, const carc_game *g, const frame_info *fi)
 
 static int svg_of_record(const carc_record *rec, const carc_rules *rules, const render_args *a)
 {
-    char err[8192];
+    char err[8192] = "";
     pick p = {a->turn, 0, {0}};
     if (frames_replay(rec, rules, pick_frame, &p, err, sizeof err) < 0) {
         term_error("carc render", err);
@@ -102,7 +102,7 @@ static int svg_of_record(const carc_record *rec, const carc_rules *rules, const 
 
 static int html_of_record(const carc_record *rec, const carc_rules *rules, const render_args *a)
 {
-    char err[8192];
+    char err[8192] = "";
     FILE *f = open_out(a->html);
     if (!f) return -1;
     int rc = render_html(f, rec, rules, a->turn, err, sizeof err);
@@ -121,7 +121,7 @@ static int count_frame(void *user, const carc_game *g, const frame_info *fi)
 static int check_turn(const carc_record *rec, const carc_rules *rules, const render_args *a)
 {
     if (a->turn < 0) return 0;
-    char err[8192];
+    char err[8192] = "";
     int last = 0;
     if (frames_replay(rec, rules, count_frame, &last, err, sizeof err) < 0) {
         fprintf(stderr, "carc render: %s\n", err);
@@ -138,7 +138,7 @@ static int check_turn(const carc_record *rec, const carc_rules *rules, const ren
 /* The record is replayed once whole first, for carc replay's messages. */
 static int render_record(const render_args *a)
 {
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(a->record, &rec, err, sizeof err) < 0) {
         term_error("carc render", err);

@@ -7,6 +7,7 @@
 #include "term_text.h"
 #include "ascii.h"
 #include "commands.h"
+#include "json_text.h"
 #include "record.h"
 
 /* One JSON object on one line (docs/records.md, "replay"). */
@@ -16,17 +17,18 @@ static int print_json(const carc_game *g)
     json_t *players = json_array(), *events = json_array();
     bool ok = players && events;
     for (int p = 0; ok && p < carc_players(g); p++)
-        ok = json_array_append_new(players, json_pack("{s:s,s:i}", "name", carc_player_name(g, p), "score",
+        ok = json_array_append_new(players, json_pack("{s:o,s:i}", "name", json_text(carc_player_name(g, p)), "score",
                                                       carc_score(g, p))) == 0;
     for (int i = 0; ok && i < carc_awards(g); i++) {
         const carc_award *a = carc_award_at(g, i);
-        ok = json_array_append_new(events, json_pack("{s:s,s:i,s:i,s:s,s:i,s:b}", "player",
-                                                     carc_player_name(g, a->player), "seat", a->player, "points",
-                                                     a->points, "reason", carc_reason_name(r, a->reason), "step",
+        ok = json_array_append_new(events, json_pack("{s:o,s:i,s:i,s:o,s:i,s:b}", "player",
+                                                     json_text(carc_player_name(g, a->player)), "seat", a->player,
+                                                     "points", a->points, "reason",
+                                                     json_text(carc_reason_name(r, a->reason)), "step",
                                                      a->step, "final", (a->flags & CARC_AWARD_FINAL) != 0)) == 0;
     }
-    json_t *j = ok ? json_pack("{s:b,s:s,s:i,s:O,s:O}", "finished", carc_is_finished(g), "variant",
-                               carc_rules_name(r), "turns", carc_turn_number(g), "players", players, "events", events)
+    json_t *j = ok ? json_pack("{s:b,s:o,s:i,s:O,s:O}", "finished", carc_is_finished(g), "variant",
+                               json_text(carc_rules_name(r)), "turns", carc_turn_number(g), "players", players, "events", events)
                    : NULL;
     json_decref(players);
     json_decref(events);
@@ -44,7 +46,7 @@ static int run(const cli_args *a)
 {
     bool json = cli_given(a, "--json");
     const char *path = a->operands[0];
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
         term_error("carc replay", err);

@@ -8,20 +8,27 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "serve_access.h"
 #include "serve_http.h"
 #include "serve_registry.h"
 #include "term_text.h"
 
 static int run(const cli_args *a)
 {
-    serve_config cfg = {"127.0.0.1", 8017, NULL, ".", true};
+    serve_config cfg = {.listen = "127.0.0.1", .port = 8017, .save_dir = "."};
     cfg.port = cli_int(a, "--port", cfg.port);
-    if (cli_given(a, "--listen")) {
-        cfg.listen = cli_text(a, "--listen", NULL);
-        cfg.loopback_only = false;
-    }
+    cfg.listen = cli_text(a, "--listen", cfg.listen);
     cfg.save_dir = cli_text(a, "--save-dir", cfg.save_dir);
-    const char *resume = cli_text(a, "--resume", NULL);
+    const char *resume = cli_text(a, "--resume", NULL), *allow[ACCESS_MAX_HOSTS];
+    cfg.nallow_hosts = cli_count(a, "--allow-host");
+    if (cfg.nallow_hosts > ACCESS_MAX_HOSTS) {
+        fprintf(stderr, "carc serve: at most %d --allow-host\n", ACCESS_MAX_HOSTS);
+        return 2;
+    }
+    for (int k = 0; k < cfg.nallow_hosts; k++) allow[k] = cli_nth(a, "--allow-host", k);
+    cfg.allow_hosts = allow;
+    /* only this machine reaches a loopback address; beyond it, the key */
+    cfg.needs_key = !access_is_loopback(cfg.listen);
     struct stat st;
     if (stat(cfg.save_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "carc serve: --save-dir %s is not a folder\n", cfg.save_dir);
@@ -35,7 +42,7 @@ static int run(const cli_args *a)
         return 1;
     }
 
-    char err[8192], id[24] = "";
+    char err[8192] = "", id[24] = "";
     if (resume) {
         FILE *f = fopen(resume, "rb");
         char *text = NULL;
@@ -52,12 +59,14 @@ static int run(const cli_args *a)
         }
         serve_session *s = session_from_record(resume, text, len, resume, err, sizeof err);
         free(text);
-        if (!s || registry_add(s, err, sizeof err) < 0) {
+        int status;
+        json_t *state = s ? serve_open_game(s, NULL, false, err, sizeof err, &status) : NULL;
+        if (!state) {
             term_error("carc serve", err);
-            session_free(s);
             return 1;
         }
-        snprintf(id, sizeof id, "%s", s->id);
+        snprintf(id, sizeof id, "%s", json_string_value(json_object_get(state, "id")));
+        json_decref(state);
     }
 
     /* The server's threads inherit the mask: the signals that stop it come
@@ -76,11 +85,15 @@ static int run(const cli_args *a)
         registry_clear();
         return 1;
     }
-    if (cfg.loopback_only) printf("carc serve: open http://127.0.0.1:%d/%s%s\n", port, *id ? "#game=" : "", id);
-    else
-        printf("carc serve: listening on %s port %d, not only on this machine: anyone who can reach it can play "
-               "and read the games; open http://%s:%d/%s%s\n",
-               cfg.listen, port, strchr(cfg.listen, ':') ? "[::1]" : cfg.listen, port, *id ? "#game=" : "", id);
+    const char *key = serve_key(d);
+    bool v6 = strchr(cfg.listen, ':') != NULL;
+    if (!key)
+        printf("carc serve: open http://%s%s%s:%d/%s%s\n", v6 ? "[" : "", cfg.listen, v6 ? "]" : "", port,
+               *id ? "#game=" : "", id);
+    else /* the key is in the address: this line is the only place it is written */
+        printf("carc serve: listening on %s port %d, not only on this machine: whoever has the address below "
+               "(with its key) can play and read the games; open http://%s%s%s:%d/?key=%s%s%s\n",
+               cfg.listen, port, v6 ? "[" : "", cfg.listen, v6 ? "]" : "", port, key, *id ? "#game=" : "", id);
     printf("carc serve: records are saved in %s; Ctrl-C stops the server\n", cfg.save_dir);
     fflush(stdout);
     int sig = 0;
@@ -94,7 +107,10 @@ static int run(const cli_args *a)
 static const cli_flag flags[] = {
     FLAG_INT("--port", "N", 0, 65535, "the port (default 8017; 0: any free port)"),
     FLAG_TEXT("--listen", "ADDRESS", "bind this address instead of 127.0.0.1 (0.0.0.0: every\n"
-                                     "network of this machine; anyone who reaches it can play)"),
+                                     "network of this machine); beyond this machine the API asks\n"
+                                     "for a key, part of the address carc serve prints"),
+    FLAG_TEXTS("--allow-host", "NAME", "a name of this machine the browser may use for it, besides\n"
+                                       "localhost and its addresses (repeatable)"),
     FLAG_TEXT("--save-dir", "DIR", "where new games' records go (default: the current folder,\n"
                                    "as carc-ID.rec)"),
     FLAG_TEXT("--resume", "FILE", "open a saved game; it goes on saving to FILE"),

@@ -10,7 +10,7 @@
 
 static int check_one(const char *path)
 {
-    char err[1024];
+    char err[1024] = "";
     carc_rules *r = carc_rules_from_tileset(path, err, sizeof err);
     if (!r) {
         term_puts(stderr, err), fputc('\n', stderr);
@@ -101,7 +101,7 @@ static int run_variants(const cli_args *a)
     for (int i = 0; i < n; i++)
         if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
     for (int i = 0; i < n; i++) {
-        char err[1024];
+        char err[1024] = "";
         carc_rules *r = carc_variant_load(names[i], NULL, 0, err, sizeof err);
         if (r) {
             printf("%-*s  %s\n", width, names[i], carc_rules_title(r));
@@ -117,7 +117,7 @@ static int run_variants(const cli_args *a)
 
 static int run_variant(const cli_args *a)
 {
-    char err[1024];
+    char err[1024] = "";
     carc_rules *r = carc_variant_load(a->operands[0], NULL, 0, err, sizeof err);
     if (!r) {
         term_error("carc variant", err);

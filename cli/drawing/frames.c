@@ -35,7 +35,7 @@ int frames_replay(const carc_record *rec, const carc_rules *rules, frame_fn fn, 
     const char *names[CARC_MAX_PLAYERS];
     for (int i = 0; i < rec->nplayers; i++) names[i] = rec->names[i];
     stepper s = {rec, NULL, 0, {0, -1, 0, 0, 0, 0, 0}, fn, user};
-    char msg[512];
+    char msg[512] = "";
     s.g = carc_game_new(rules, rec->nplayers, names, rec->seed, msg, sizeof msg);
     if (!s.g) {
         snprintf(err, errn, "%s: %s", rec->path, msg);

@@ -63,6 +63,28 @@ int option_target_of(const carc_game *g, int k, option_target *t)
         t->tile = carc_tiles_placed(g);
         return 0;
     }
+    const carc_option *o = carc_option_at(g, k);
+    char text[128];
+    /* The kernel's deployments name their tile and segment. */
+    if (o && o->owner == 0 && carc_option_text(g, k, text, sizeof text) >= 0 && strncmp(text, "deploy ", 7) == 0) {
+        fig_place f = {o->arg[0], carc_decision_player(g), CARC_AT_SEGMENT, o->tile, o->seg, 0};
+        figure_spot(g, &f, t);
+        t->kind = TARGET_FIGURE;
+        return 0;
+    }
+    if (!o || o->owner == 0) return 0; /* pass, the order of awards: by their text */
+    /* A script's code is never run to draw the page (a copy would run its
+     * handlers, with work no one asked for): with scripts loaded, an
+     * option acts where it names a tile and segment, else it is offered
+     * beside the board by its text. */
+    if (carc_rules_scripts(carc_game_rules(g)) > 0) {
+        if (o->tile < 0 || o->tile >= carc_tiles_placed(g)) return 0;
+        fig_place f = {-1, -1, o->seg >= 0 ? CARC_AT_SEGMENT : CARC_AT_TILE, o->tile, o->seg, 0};
+        figure_spot(g, &f, t);
+        t->figure = NULL;
+        t->kind = TARGET_FIGURE;
+        return 0;
+    }
     carc_game *c = carc_game_clone(g);
     if (!c) return -1;
     int nb, na, rc = -1;

@@ -17,13 +17,18 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "json_text.h"
+#include "serve_access.h"
 #include "serve_registry.h"
 #include "serve_state.h"
+#include "serve_watch.h"
 
 struct serve_daemon {
     struct MHD_Daemon *mhd;
     serve_config cfg;
     int port;
+    serve_access *access;
+    serve_watch *watch;
 };
 
 /* One request: its body as it arrives, up to its limit. */
@@ -31,6 +36,7 @@ typedef struct request {
     char *body;
     size_t len, cap, limit;
     bool too_big;
+    bool headers_in;      /* the handler has seen the headers */
 } request;
 
 typedef struct reply {
@@ -39,6 +45,8 @@ typedef struct reply {
     size_t len;
     const char *type;
     char disposition[160];
+    char location[160];   /* a redirect's target */
+    char cookie[160];     /* Set-Cookie */
 } reply;
 
 static void reply_json(reply *r, int status, json_t *j)
@@ -57,12 +65,12 @@ static void reply_json(reply *r, int status, json_t *j)
 static void reply_error(reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void reply_error(reply *r, int status, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    reply_json(r, status, json_pack("{s:s}", "error", msg));
+    reply_json(r, status, json_pack("{s:o}", "error", json_text(msg))); /* messages quote files' text */
 }
 
 /* ---- the page's files ------------------------------------------------------------ */
@@ -79,6 +87,28 @@ static const char *content_type(const char *name)
     for (size_t i = 0; dot && i < sizeof types / sizeof *types; i++)
         if (strcmp(dot, types[i][0]) == 0) return types[i][1];
     return NULL;
+}
+
+/* The page's address with ?key=KEY: the key becomes a cookie and the page
+ * is opened again without it, so it stays out of the address bar, the
+ * history and any link. The cookie goes to this server's pages only
+ * (SameSite=Strict: a request another site makes carries none). */
+static bool key_in_address(reply *r, const serve_daemon *d, const char *url, const char *key)
+{
+    if (!key) return false;
+    if (!access_key_known(d->access, key)) {
+        reply_error(r, 403, "that is not this server's key: open the address carc serve printed when it started");
+        return true;
+    }
+    char name[40];
+    access_cookie_name(name, sizeof name, d->port);
+    snprintf(r->cookie, sizeof r->cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict", name, key);
+    snprintf(r->location, sizeof r->location, "%.100s", url);
+    r->status = 303;
+    r->type = "text/plain; charset=utf-8";
+    r->body = strdup("");
+    r->len = 0;
+    return true;
 }
 
 /* A file of the web folder by its plain name: letters, digits, '-', '_' and
@@ -180,9 +210,11 @@ static void list_variants(reply *r)
     int n = variant_names(dir, names, 256);
     json_t *a = json_array();
     for (int i = 0; i < n; i++) {
-        char err[512];
+        char err[512] = "";
         carc_rules *rules = carc_variant_load(names[i], NULL, 0, err, sizeof err);
-        if (rules) json_array_append_new(a, json_pack("{s:s, s:s}", "name", names[i], "title", carc_rules_title(rules)));
+        if (rules)
+            json_array_append_new(a, json_pack("{s:o, s:o}", "name", json_text(names[i]), "title",
+                                               json_text(carc_rules_title(rules))));
         carc_rules_free(rules);
         free(names[i]);
     }
@@ -195,9 +227,10 @@ static void describe_variant(reply *r, const char *name)
         reply_error(r, 400, "give ?name= a variant's name (letters, digits, - _ + / .; not a path)");
         return;
     }
-    char err[2048];
-    json_t *j = serve_variant_json(name, err, sizeof err);
-    if (!j) reply_error(r, 400, "%s", err);
+    char err[2048] = "";
+    int status = 400;
+    json_t *j = serve_variant_json(name, err, sizeof err, &status);
+    if (!j) reply_error(r, status, "%s", err);
     else reply_json(r, 200, j);
 }
 
@@ -211,17 +244,36 @@ static void reply_state(reply *r, int status, const serve_session *s)
     else reply_json(r, status, j);
 }
 
-static serve_session *add_game(reply *r, serve_session *s, const char *id)
+json_t *serve_open_game(serve_session *s, const char *id, bool new_file, char *err, size_t errn, int *status)
 {
-    char err[256];
-    snprintf(s->id, sizeof s->id, "%s", id);
-    if (registry_add(s, err, sizeof err) < 0) {
-        unlink(s->save);
-        session_free(s);
-        reply_error(r, 503, "%s", err);
-        return NULL;
+    if (id) snprintf(s->id, sizeof s->id, "%s", id);
+    else registry_new_id(s->id, sizeof s->id);
+    /* The state first: a game the page could not be shown is neither saved
+     * nor served. */
+    json_t *state = serve_state_json(s);
+    *status = 500;
+    if (!state) snprintf(err, errn, "out of memory");
+    else if (session_save(s, err, errn) < 0) {
+        json_decref(state);
+        state = NULL;
+    } else if (registry_add(s, err, errn) < 0) {
+        if (new_file) unlink(s->save); /* a record resumed stays */
+        json_decref(state);
+        state = NULL;
+        *status = 503;
     }
-    return registry_take(id);
+    if (!state) session_free(s);
+    return state;
+}
+
+/* A new game's reply: 201 and its state, or the reason it cannot be played. */
+static void add_game(reply *r, serve_session *s, const char *id)
+{
+    char err[1024] = "";
+    int status = 500;
+    json_t *state = serve_open_game(s, id, true, err, sizeof err, &status);
+    if (!state) reply_error(r, status, "%s", err);
+    else reply_json(r, 201, state);
 }
 
 static void new_game(reply *r, const serve_config *cfg, const request *q)
@@ -283,7 +335,7 @@ static void new_game(reply *r, const serve_config *cfg, const request *q)
         if (!int_field(r, j, "seed", 0, (long long)9007199254740991LL, &seed)) goto out;
         su.seed = (uint64_t)seed;
     } else su.seed = clock_seed();
-    char id[24], path[1200], err[4096];
+    char id[24], path[1200], err[4096] = "";
     registry_new_id(id, sizeof id);
     registry_save_path(path, sizeof path, cfg->save_dir, id);
     serve_session *s = session_new(&su, path, err, sizeof err);
@@ -291,10 +343,7 @@ static void new_game(reply *r, const serve_config *cfg, const request *q)
         reply_error(r, 400, "%s", err);
         goto out;
     }
-    if ((s = add_game(r, s, id))) {
-        reply_state(r, 201, s);
-        registry_give(s);
-    }
+    add_game(r, s, id);
 out:
     json_decref(j);
 }
@@ -306,16 +355,13 @@ static void load_game(reply *r, const serve_config *cfg, const request *q)
     if (!json_is_string(rec = json_object_get(j, "record"))) {
         reply_error(r, 400, "\"record\" must be the text of a game record");
     } else {
-        char id[24], path[1200], err[8192];
+        char id[24], path[1200], err[8192] = "";
         registry_new_id(id, sizeof id);
         registry_save_path(path, sizeof path, cfg->save_dir, id);
         serve_session *s = session_from_record("the loaded record", json_string_value(rec), json_string_length(rec),
                                                path, err, sizeof err);
         if (!s) reply_error(r, 400, "%s", err);
-        else if ((s = add_game(r, s, id))) {
-            reply_state(r, 201, s);
-            registry_give(s);
-        }
+        else add_game(r, s, id);
     }
     json_decref(j);
 }
@@ -396,9 +442,10 @@ static void game_route(reply *r, const char *rest, bool post, const request *q)
     registry_give(s);
 }
 
-static void route(reply *r, const serve_config *cfg, struct MHD_Connection *c, const char *url, const char *method,
+static void route(reply *r, const serve_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
                   const request *q)
 {
+    const serve_config *cfg = &d->cfg;
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
     if (!get && !post) {
         reply_error(r, 405, "%.20s is not used here (GET and POST)", method);
@@ -412,6 +459,7 @@ static void route(reply *r, const serve_config *cfg, struct MHD_Connection *c, c
         }
     }
     if (strncmp(url, "/api/", 5) != 0) {
+        if (get && key_in_address(r, d, url, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "key"))) return;
         if (get) static_file(r, cfg, url);
         else reply_error(r, 405, "POST goes to /api/...");
         return;
@@ -427,25 +475,34 @@ static void route(reply *r, const serve_config *cfg, struct MHD_Connection *c, c
     else reply_error(r, 404, "no %s %.80s in the API (docs/serve.md)", method, url);
 }
 
-/* Without --listen only this machine's names may be in the Host header: a
- * page elsewhere that renames itself to 127.0.0.1 (DNS rebinding) cannot
- * drive the games. */
-static bool host_ok(const serve_daemon *d, struct MHD_Connection *c)
+/* The connection's deadlines (serve_watch.h). */
+static watch_conn *conn_watch(struct MHD_Connection *c)
 {
-    if (!d->cfg.loopback_only) return true;
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-    if (!host) return false;
-    static const char *const names[] = {"127.0.0.1", "localhost", "[::1]"};
-    for (size_t i = 0; i < 3; i++) {
-        size_t n = strlen(names[i]);
-        if (strncmp(host, names[i], n) == 0 && (host[n] == 0 || (host[n] == ':' && atoi(host + n + 1) == d->port)))
-            return true;
-    }
-    return false;
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r)
+/* Who may ask (serve_access.h): the Host names this server, and a request
+ * of the API holds a key when the server asks for one. A refusal, or NULL. */
+static const char *refusal(const serve_daemon *d, struct MHD_Connection *c, const char *url)
 {
+    if (!access_host_ok(d->access, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"), d->port))
+        return "this server answers requests addressed to its own names only (localhost, its address; more with "
+               "carc serve --allow-host NAME): a page of another site cannot drive it";
+    if (strncmp(url, "/api/", 5) != 0) return NULL;
+    char name[40];
+    access_cookie_name(name, sizeof name, d->port);
+    serve_caller who = access_caller(d->access, MHD_lookup_connection_value(c, MHD_COOKIE_KIND, name),
+                                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"));
+    if (who.scope == ACCESS_NOTHING)
+        return "this server asks for its key: open the address carc serve printed when it started (it ends in "
+               "?key=...), or send the header Authorization: Bearer KEY";
+    return NULL;
+}
+
+static enum MHD_Result send_reply(const serve_daemon *d, struct MHD_Connection *c, reply *r)
+{
+    watch_enter(d->watch, conn_watch(c), WATCH_REPLY);
     struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
         free(r->body);
@@ -454,9 +511,14 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r)
     MHD_add_response_header(resp, "Content-Type", r->type);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    /* no site may frame the page (a click on it could be a click on ours) */
     MHD_add_response_header(resp, "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'");
+                            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                            "frame-ancestors 'none'");
+    MHD_add_response_header(resp, "X-Frame-Options", "DENY");
     if (r->disposition[0]) MHD_add_response_header(resp, "Content-Disposition", r->disposition);
+    if (r->location[0]) MHD_add_response_header(resp, "Location", r->location);
+    if (r->cookie[0]) MHD_add_response_header(resp, "Set-Cookie", r->cookie);
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -467,20 +529,21 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
     serve_daemon *d = cls;
     (void)version;
-    request *q = *ctx;
+    request *q = *ctx; /* made when the request's first line came in (request_begun) */
     reply r = {0};
-    if (!q) { /* the headers are in: check them before any body */
-        q = calloc(1, sizeof *q);
-        if (!q) return MHD_NO;
-        *ctx = q;
+    if (!q) return MHD_NO; /* out of memory: the connection is closed */
+    if (!q->headers_in) { /* the headers are in: check them before any body */
+        q->headers_in = true;
         q->limit = strcmp(url, "/api/load") == 0 ? SERVE_MAX_RECORD_BODY : SERVE_MAX_JSON_BODY;
+        watch_enter(d->watch, conn_watch(c), WATCH_BODY);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (!host_ok(d, c)) reply_error(&r, 403, "this server answers requests for 127.0.0.1 only");
+        const char *no = refusal(d, c, url);
+        if (no) reply_error(&r, 403, "%s", no);
         else if (cl && strtoull(cl, NULL, 10) > q->limit)
             reply_error(&r, 413, "the body is larger than %zu bytes", q->limit);
         else return MHD_YES;
         q->too_big = true; /* answered: the rest of the body is dropped */
-        return send_reply(c, &r);
+        return send_reply(d, c, &r);
     }
     if (*upload_size) {
         if (!q->too_big && q->len + *upload_size <= q->limit) {
@@ -498,19 +561,55 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *upload_size = 0;
         return MHD_YES;
     }
+    watch_enter(d->watch, conn_watch(c), WATCH_WORKING);
     if (q->too_big) reply_error(&r, 413, "the body is larger than %zu bytes", q->limit);
-    else route(&r, &d->cfg, c, url, method, q);
-    return send_reply(c, &r);
+    else route(&r, d, c, url, method, q);
+    return send_reply(d, c, &r);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_RequestTerminationCode code)
 {
-    (void)cls, (void)c, (void)code;
+    serve_daemon *d = cls;
+    (void)code;
+    watch_enter(d->watch, conn_watch(c), WATCH_IDLE); /* until the next request */
     request *q = *ctx;
     if (q) free(q->body);
     free(q);
     *ctx = NULL;
 }
+
+/* A request's first line is in: its state, and its headers' deadline now
+ * answers 408 (serve_watch.h). */
+static void *request_begun(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    serve_daemon *d = cls;
+    (void)uri;
+    watch_request_begun(d->watch, conn_watch(c));
+    return calloc(1, sizeof(request));
+}
+
+/* Each connection is watched from its start to its end (serve_watch.h). */
+static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code)
+{
+    serve_daemon *d = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = i ? watch_open(d->watch, i->connect_fd) : NULL;
+    } else {
+        watch_close(d->watch, *socket_context);
+        *socket_context = NULL;
+    }
+}
+
+static void daemon_free(serve_daemon *d)
+{
+    watch_stop(d->watch);
+    access_free(d->access);
+    free(d);
+}
+
+const char *serve_key(const serve_daemon *d) { return access_server_key(d->access); }
 
 serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t errn)
 {
@@ -520,10 +619,24 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
         return NULL;
     }
     d->cfg = *cfg;
+    d->access = access_new(cfg->listen, cfg->allow_hosts, cfg->nallow_hosts, cfg->needs_key && !cfg->key, err, errn);
+    if (!d->access || (cfg->key && access_add_server_key(d->access, cfg->key) < 0)) {
+        if (d->access) snprintf(err, errn, "the key must be %d hex digits", ACCESS_KEY_CHARS);
+        daemon_free(d);
+        return NULL;
+    }
+    watch_deadlines dl = {cfg->header_seconds > 0 ? cfg->header_seconds : SERVE_HEADER_SECONDS,
+                          cfg->body_seconds > 0 ? cfg->body_seconds : SERVE_BODY_SECONDS,
+                          cfg->reply_seconds > 0 ? cfg->reply_seconds : SERVE_REPLY_SECONDS};
+    if (!(d->watch = watch_start(&dl, err, errn))) {
+        daemon_free(d);
+        return NULL;
+    }
     struct sockaddr_in a4 = {0};
     struct sockaddr_in6 a6 = {0};
     struct sockaddr *sa;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    /* a thread for each connection: a bot's move holds only its own */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
     if (inet_pton(AF_INET, cfg->listen, &a4.sin_addr) == 1) {
         a4.sin_family = AF_INET;
         a4.sin_port = htons((uint16_t)cfg->port);
@@ -535,18 +648,21 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
         flags |= MHD_USE_IPv6;
     } else {
         snprintf(err, errn, "'%s' is not an IPv4 or IPv6 address", cfg->listen);
-        free(d);
+        daemon_free(d);
         return NULL;
     }
     d->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, handle, d, MHD_OPTION_SOCK_ADDR, sa,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)200, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                              (unsigned)0, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
-                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024), MHD_OPTION_NOTIFY_COMPLETED,
-                              completed, d, MHD_OPTION_END);
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                              cfg->per_address ? cfg->per_address : (unsigned)SERVE_MAX_PER_ADDRESS,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_SECONDS,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_MAX_HEADER_BYTES,
+                              MHD_OPTION_NOTIFY_COMPLETED, completed, d, MHD_OPTION_NOTIFY_CONNECTION,
+                              connection_event, d, MHD_OPTION_URI_LOG_CALLBACK, request_begun, d, MHD_OPTION_END);
     if (!d->mhd) {
         snprintf(err, errn, "cannot listen on %s port %d (%s)", cfg->listen, cfg->port,
                  errno ? strerror(errno) : "in use, or not an address of this machine");
-        free(d);
+        daemon_free(d);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d->mhd, MHD_DAEMON_INFO_BIND_PORT);
@@ -558,6 +674,6 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
 void serve_stop(serve_daemon *d)
 {
     if (!d) return;
-    MHD_stop_daemon(d->mhd);
-    free(d);
+    MHD_stop_daemon(d->mhd); /* every connection closed: the watch goes after */
+    daemon_free(d);
 }

@@ -10,6 +10,7 @@
 
 #include "agents.h"
 #include "game_log.h"
+#include "json_text.h"
 #include "record_header.h"
 
 bool session_is_human(const serve_session *s, int seat)
@@ -40,8 +41,8 @@ static int add_line(serve_session *s, const char *text, int seat)
 
 static void log_entry(serve_session *s, const char *kind, int seat, const char *text)
 {
-    json_array_append_new(s->log, json_pack("{s:s, s:i, s:i, s:s}", "kind", kind, "seat", seat, "turn",
-                                            carc_turn_number(s->g), "text", text));
+    json_array_append_new(s->log, json_pack("{s:s, s:i, s:i, s:o}", "kind", kind, "seat", seat, "turn",
+                                            carc_turn_number(s->g), "text", json_text(text)));
 }
 
 /* The awards since event `from`, into the log. */
@@ -52,10 +53,10 @@ static void log_awards(serve_session *s, int from)
         char text[256];
         log_award_text(s->g, i, text, sizeof text);
         json_array_append_new(
-            s->log, json_pack("{s:s, s:i, s:i, s:i, s:s, s:b, s:s}", "kind", "award", "seat", a->player, "turn",
+            s->log, json_pack("{s:s, s:i, s:i, s:i, s:o, s:b, s:o}", "kind", "award", "seat", a->player, "turn",
                               carc_turn_number(s->g), "points", a->points, "reason",
-                              carc_reason_name(s->rules, a->reason), "final", (a->flags & CARC_AWARD_FINAL) != 0,
-                              "text", text));
+                              json_text(carc_reason_name(s->rules, a->reason)), "final",
+                              (a->flags & CARC_AWARD_FINAL) != 0, "text", json_text(text)));
     }
 }
 
@@ -82,7 +83,7 @@ char *session_record_text(const serve_session *s, size_t *len)
     return text;
 }
 
-static int save(serve_session *s, char *err, size_t errn)
+int session_save(serve_session *s, char *err, size_t errn)
 {
     carc_record_writer w;
     int rc = build_writer(s, &w);
@@ -158,7 +159,17 @@ static int replay(serve_session *s, char *const *lines, int n, char *err, size_t
     for (int i = 0; i < n; i++) {
         const char *l = lines[i];
         if (strcmp(l, "end") == 0) {
+            /* Between two turns (records.md): the rest of the turn asks
+             * nothing and the game ends. */
             carc_end_now(s->g);
+            int events = carc_awards(s->g), st = carc_advance(s->g);
+            log_awards(s, events);
+            if (st != CARC_FINISHED) {
+                snprintf(err, errn, "line %d 'end': %s", i + 1,
+                         st == CARC_FAILED ? carc_game_error(s->g)
+                                           : "a decision of the turn is pending; `end` goes between two turns");
+                return -1;
+            }
             if (add_line(s, l, -1) < 0) goto oom;
             continue;
         }
@@ -228,12 +239,68 @@ void session_free(serve_session *s)
     free(s);
 }
 
-/* Each seat is "human" or a bot the agents know. */
+static bool weights_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > SESSION_MAX_WEIGHTS_NAME || s[0] == '-') return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '-' || s[i] == '_'))
+            return false;
+    return true;
+}
+
+agent *session_agent(const char *spec, uint64_t seed, int seat, char *err, size_t errn)
+{
+    static const char *const list = "random, greedy[:trained|:eval=NAME], mcts[:200ms|2s|5000it][:trained|:eval=NAME]";
+    char base[64], weights[64] = "";
+    if (strlen(spec) >= sizeof base) {
+        snprintf(err, errn, "unknown agent '%.40s...' (this server plays %s)", spec, list);
+        return NULL;
+    }
+    snprintf(base, sizeof base, "%s", spec);
+    /* eval=NAME goes last, as agent_create reads it; it is taken off here
+     * and loaded from the data directory's weights, never from a path */
+    char *eval = strstr(base, ":eval=");
+    if (eval) {
+        snprintf(weights, sizeof weights, "%s", eval + 6);
+        *eval = 0;
+        if (!weights_name_ok(weights)) {
+            snprintf(err, errn,
+                     "agent '%s': this server takes weights by name only: eval=NAME plays the weights "
+                     "weights/NAME.ini of carc's data directory (NAME: letters, digits, '-', '_')",
+                     spec);
+            return NULL;
+        }
+    }
+    size_t kind = strcspn(base, ":");
+    bool listed = (kind == 6 && strncmp(base, "random", 6) == 0 && !eval) ||
+                  (kind == 6 && strncmp(base, "greedy", 6) == 0) || (kind == 4 && strncmp(base, "mcts", 4) == 0);
+    if (!listed || strstr(base, "eval=")) {
+        snprintf(err, errn, "unknown agent '%s' (this server plays %s)", spec, list);
+        return NULL;
+    }
+    agent *a = agent_create(base, seed, seat, err, errn);
+    if (!a || !eval) return a;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/weights/%s.ini", carc_data_dir(), weights);
+    char e[512] = "";
+    a->eval = malloc(sizeof *a->eval);
+    if (!a->eval) snprintf(err, errn, "out of memory");
+    else if (evaluator_load(a->eval, path, e, sizeof e) < 0)
+        snprintf(err, errn, "agent '%s': no weights '%s' among carc's (weights/%s.ini: %s)", spec, weights, weights,
+                 e);
+    else return a;
+    agent_free(a);
+    return NULL;
+}
+
+/* Each seat is "human" or a bot of the server's list. */
 static int check_agents(const serve_session *s, char *err, size_t errn)
 {
     for (int p = 0; p < s->nplayers; p++) {
         if (session_is_human(s, p)) continue;
-        agent *a = agent_create(s->agents[p], s->seed, p, err, errn);
+        agent *a = session_agent(s->agents[p], s->seed, p, err, errn);
         if (!a) return -1;
         agent_free(a);
     }
@@ -270,7 +337,7 @@ serve_session *session_new(const session_setup *su, const char *save_path, char 
     if (check_agents(s, err, errn) < 0) goto fail;
     s->rules = carc_variant_load(s->variant, su->options, su->noptions, err, errn);
     if (!s->rules) goto fail;
-    if (replay(s, NULL, 0, err, errn) < 0 || settle(s, err, errn) < 0 || save(s, err, errn) < 0) goto fail;
+    if (replay(s, NULL, 0, err, errn) < 0 || settle(s, err, errn) < 0) goto fail;
     return s;
 fail:
     session_free(s);
@@ -283,7 +350,7 @@ serve_session *session_from_record(const char *name, const char *text, size_t le
     carc_record rec;
     if (carc_record_parse(name, text, len, &rec, err, errn) < 0) return NULL;
     serve_session *s = session_alloc();
-    char msg[1024];
+    char msg[1024] = "";
     if (!s) {
         snprintf(err, errn, "out of memory");
         carc_record_free(&rec);
@@ -305,7 +372,6 @@ serve_session *session_from_record(const char *name, const char *text, size_t le
     if (rc == 0 && check_agents(s, msg, sizeof msg) < 0) rc = -1;
     if (rc == 0 && !(s->rules = carc_record_rules(&rec, msg, sizeof msg))) rc = -1;
     if (rc == 0 && (replay(s, lines, rec.nlines, msg, sizeof msg) < 0 || settle(s, msg, sizeof msg) < 0)) rc = -1;
-    if (rc == 0 && save(s, msg, sizeof msg) < 0) rc = -1;
     if (rc < 0) snprintf(err, errn, "%s: %s", name, lines ? msg : "out of memory");
     free(lines);
     carc_record_free(&rec);
@@ -341,10 +407,10 @@ static int finish_move(serve_session *s, char *err, size_t errn, int *status)
 {
     *status = 500;
     if (settle(s, err, errn) < 0) {
-        save(s, err + strlen(err), 0); /* keep what was played */
+        session_save(s, err + strlen(err), 0); /* keep what was played */
         return -1;
     }
-    return save(s, err, errn);
+    return session_save(s, err, errn);
 }
 
 int session_choose(serve_session *s, int serial, int k, char *err, size_t errn, int *status)
@@ -377,7 +443,7 @@ int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *
     *status = 500;
     /* The bot's stream is its seed offset by the moves so far: a game
      * reloaded or undone plays on as deterministically as it began. */
-    agent *a = agent_create(s->agents[seat], s->seed + (uint64_t)s->nlines, seat, err, errn);
+    agent *a = session_agent(s->agents[seat], s->seed + (uint64_t)s->nlines, seat, err, errn);
     if (!a) return -1;
     int k = a->choose(a, s->g);
     agent_free(a);
@@ -392,6 +458,10 @@ int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *
 int session_undo(serve_session *s, char *err, size_t errn, int *status)
 {
     *status = 409;
+    if (carc_is_finished(s->g)) { /* its record is final */
+        snprintf(err, errn, "the game is over: its moves can no longer be taken back");
+        return -1;
+    }
     int cut = s->nlines - 1;
     while (cut >= 0 && !session_is_human(s, s->line_seat[cut])) cut--;
     if (cut < 0) {
@@ -408,7 +478,7 @@ int session_undo(serve_session *s, char *err, size_t errn, int *status)
     *status = 500;
     int rc = replay(s, lines, cut, err, errn);
     if (rc == 0) rc = settle(s, err, errn);
-    if (rc == 0) rc = save(s, err, errn);
+    if (rc == 0) rc = session_save(s, err, errn);
     for (int i = 0; i < n; i++) free(lines[i]);
     free(lines);
     free(seats);

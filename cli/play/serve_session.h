@@ -14,6 +14,7 @@
 #include "record.h"
 
 #define SESSION_MAX_OPTIONS 32
+#define SESSION_MAX_WEIGHTS_NAME 40
 
 typedef struct serve_session {
     char id[24];
@@ -51,15 +52,24 @@ typedef struct session_setup {
     const char *options[SESSION_MAX_OPTIONS];
 } session_setup;
 
-/* A new game, saved to save_path at once. NULL with err (the setup is
- * checked: names, agents, options, player count). */
+/* A new game that will save to save_path (session_save; nothing is written
+ * yet). NULL with err (the setup is checked: names, agents, options, player
+ * count). */
 serve_session *session_new(const session_setup *su, const char *save_path, char *err, size_t errn);
-/* A game from a record's text, played to where the record stops and saved
- * to save_path from then on. NULL with err. */
+/* A game from a record's text, played to where the record stops; it saves
+ * to save_path (session_save; nothing is written yet). NULL with err. */
 serve_session *session_from_record(const char *name, const char *text, size_t len, const char *save_path,
                                    char *err, size_t errn);
 void session_free(serve_session *s);
+/* Writes the record to the game's file (carc_writer_save). 0; -1 with err. */
+int session_save(serve_session *s, char *err, size_t errn);
 
+struct agent;
+/* A bot of the server's own list (docs/serve.md): random, greedy and mcts
+ * with their settings; weights only by name, eval=NAME playing
+ * DATA/weights/NAME.ini (carc_data_dir), never a file the spec names. NULL
+ * with err for any other spec. */
+struct agent *session_agent(const char *spec, uint64_t seed, int seat, char *err, size_t errn);
 /* Whether seat p is played at the page. */
 bool session_is_human(const serve_session *s, int seat);
 /* The number of record lines so far: it names the pending decision, so a
@@ -73,7 +83,8 @@ int session_choose(serve_session *s, int serial, int k, char *err, size_t errn, 
 /* The bot whose turn it is makes its move. Same returns as session_choose. */
 int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *status);
 /* Takes back the last move made at the page and everything after it (the
- * record replayed less those lines). Same returns. */
+ * record replayed less those lines); a finished game's moves stand (409).
+ * Same returns. */
 int session_undo(serve_session *s, char *err, size_t errn, int *status);
 /* The record's text as saved (the caller frees it). */
 char *session_record_text(const serve_session *s, size_t *len);

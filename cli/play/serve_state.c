@@ -7,6 +7,7 @@
 
 #include "agents.h"
 #include "game_log.h"
+#include "json_text.h"
 #include "option_targets.h"
 #include "render.h"
 #include "view.h"
@@ -21,7 +22,8 @@ static json_t *drawn_string(draw_fn fn, const void *a, const void *b)
     if (!f) return NULL;
     fn(f, a, b);
     fclose(f);
-    json_t *j = buf ? json_stringn(buf, len) : NULL;
+    (void)len;
+    json_t *j = buf ? json_text(buf) : NULL; /* names and titles in it may be in any encoding */
     free(buf);
     return j;
 }
@@ -74,7 +76,7 @@ static json_t *drawn_json(const carc_game *g)
     }
     char name[160];
     snprintf(name, sizeof name, "%s:%s", carc_tile_set_of(r, type), carc_tile_id(r, type));
-    return json_pack("{s:s, s:o}", "type", name, "svg", turns);
+    return json_pack("{s:o, s:o}", "type", json_text(name), "svg", turns);
 }
 
 static double px_of(const svg_layout *l, int x) { return l->board_x + (x - l->minx) * l->tile; }
@@ -108,7 +110,7 @@ static json_t *target_json(const option_target *t, const svg_layout *l)
         json_object_set_new(j, "x", json_integer(t->x));
         json_object_set_new(j, "y", json_integer(t->y));
     }
-    if (t->figure) json_object_set_new(j, "figure", json_string(t->figure));
+    if (t->figure) json_object_set_new(j, "figure", json_text(t->figure));
     json_object_set_new(j, "px", json_real(x));
     json_object_set_new(j, "py", json_real(y));
     return j;
@@ -125,9 +127,9 @@ static json_t *decision_json(const serve_session *s, const svg_layout *l)
         option_target t;
         carc_option_text(g, i, text, sizeof text);
         if (option_target_of(g, i, &t) < 0) t.kind = TARGET_NONE;
-        json_array_append_new(opts, json_pack("{s:i, s:s, s:o}", "i", i, "text", text, "target", target_json(&t, l)));
+        json_array_append_new(opts, json_pack("{s:i, s:o, s:o}", "i", i, "text", json_text(text), "target", target_json(&t, l)));
     }
-    return json_pack("{s:i, s:s, s:b, s:o}", "seat", seat, "label", carc_decision_label(g), "human",
+    return json_pack("{s:i, s:o, s:b, s:o}", "seat", seat, "label", json_text(carc_decision_label(g)), "human",
                      session_is_human(s, seat), "options", opts);
 }
 
@@ -137,11 +139,11 @@ static json_t *breakdown_json(const carc_game *g)
     log_breakdown_of(g, &b);
     json_t *reasons = json_array(), *rows = json_array();
     for (int k = 0; k < b.nreasons; k++)
-        json_array_append_new(reasons, json_string(carc_reason_name(carc_game_rules(g), b.reasons[k])));
+        json_array_append_new(reasons, json_text(carc_reason_name(carc_game_rules(g), b.reasons[k])));
     for (int p = 0; p < carc_players(g); p++) {
         json_t *pts = json_array();
         for (int k = 0; k < b.nreasons; k++) json_array_append_new(pts, json_integer(b.points[p][k]));
-        json_array_append_new(rows, json_pack("{s:i, s:s, s:o, s:i, s:i}", "seat", p, "name", carc_player_name(g, p),
+        json_array_append_new(rows, json_pack("{s:i, s:o, s:o, s:i, s:i}", "seat", p, "name", json_text(carc_player_name(g, p)),
                                               "points", pts, "awarded", b.total[p], "score", carc_score(g, p)));
     }
     return json_pack("{s:o, s:o}", "reasons", reasons, "rows", rows);
@@ -151,8 +153,8 @@ static json_t *players_json(const serve_session *s)
 {
     json_t *a = json_array();
     for (int p = 0; p < s->nplayers; p++)
-        json_array_append_new(a, json_pack("{s:i, s:s, s:s, s:b, s:s, s:s, s:i, s:i}", "seat", p, "name",
-                                           s->names[p], "agent", s->agents[p], "human", session_is_human(s, p),
+        json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:b, s:s, s:s, s:i, s:i}", "seat", p, "name",
+                                           json_text(s->names[p]), "agent", json_text(s->agents[p]), "human", session_is_human(s, p),
                                            "colour", view_seat_colour(p), "colour_name", view_seat_colour_name(p),
                                            "score", carc_score(s->g, p), "followers",
                                            carc_supply(s->g, p, "follower")));
@@ -173,10 +175,10 @@ json_t *serve_state_json(const serve_session *s)
     json_t *last = json_null();
     if (s->last_tile >= 0 && s->last_tile < v.ntiles)
         last = json_pack("{s:i, s:i}", "x", v.tiles[s->last_tile].x, "y", v.tiles[s->last_tile].y);
-    json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:i, s:s, s:b, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:O, s:o}",
-                          "id", s->id, "variant", s->variant, "title", carc_rules_title(s->rules), "seed",
-                          (json_int_t)s->seed, "serial", session_serial(s), "save", s->save, "finished",
-                          carc_is_finished(s->g), "failed", s->failed, "turn", carc_turn_number(s->g), "pile_left",
+    json_t *j = json_pack("{s:s, s:o, s:o, s:I, s:i, s:o, s:b, s:o, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:O, s:o}",
+                          "id", s->id, "variant", json_text(s->variant), "title", json_text(carc_rules_title(s->rules)),
+                          "seed", (json_int_t)s->seed, "serial", session_serial(s), "save", json_text(s->save),
+                          "finished", carc_is_finished(s->g), "failed", json_text(s->failed), "turn", carc_turn_number(s->g), "pile_left",
                           carc_pile_left(s->g), "players", players_json(s), "board", board, "last_tile", last,
                           "drawn", drawn_json(s->g), "decision", decision_json(s, &l), "log", s->log, "breakdown",
                           breakdown_json(s->g));
@@ -199,29 +201,36 @@ json_t *serve_agents_json(void)
     return list ? json_pack("{s:o}", "agents", list) : NULL;
 }
 
-json_t *serve_variant_json(const char *name, char *err, size_t errn)
+json_t *serve_variant_json(const char *name, char *err, size_t errn, int *status)
 {
+    *status = 400;
     carc_rules *r = carc_variant_load(name, NULL, 0, err, errn);
     if (!r) return NULL;
     json_t *opts = json_array();
     for (int i = 0; i < carc_rules_option_count(r); i++) {
         carc_option_info o;
         if (carc_rules_option_info(r, i, &o) < 0) continue;
-        json_t *j = json_pack("{s:s, s:s, s:s}", "key", o.key, "help", o.help, "type", o.is_int ? "int" : "enum");
+        json_t *j = json_pack("{s:o, s:o, s:s}", "key", json_text(o.key), "help", json_text(o.help), "type",
+                              o.is_int ? "int" : "enum");
         if (o.is_int) {
             json_object_set_new(j, "value", json_integer(o.value));
             json_object_set_new(j, "min", json_integer(o.min));
             json_object_set_new(j, "max", json_integer(o.max));
         } else {
             json_t *vals = json_array();
-            for (int k = 0; k < o.nvalues; k++) json_array_append_new(vals, json_string(o.values[k]));
+            for (int k = 0; k < o.nvalues; k++) json_array_append_new(vals, json_text(o.values[k]));
             json_object_set_new(j, "values", vals);
-            json_object_set_new(j, "value", json_string(o.value >= 0 && o.value < o.nvalues ? o.values[o.value] : ""));
+            json_object_set_new(j, "value", json_text(o.value >= 0 && o.value < o.nvalues ? o.values[o.value] : ""));
         }
         json_array_append_new(opts, j);
     }
-    json_t *j = json_pack("{s:s, s:s, s:i, s:i, s:o}", "name", name, "title", carc_rules_title(r), "min_players",
-                          carc_rules_min_players(r), "max_players", carc_rules_max_players(r), "options", opts);
+    json_t *j = json_pack("{s:o, s:o, s:i, s:i, s:o}", "name", json_text(name), "title",
+                          json_text(carc_rules_title(r)), "min_players", carc_rules_min_players(r), "max_players",
+                          carc_rules_max_players(r), "options", opts);
     carc_rules_free(r);
+    if (!j) { /* every text above is made valid UTF-8: only memory can fail */
+        *status = 500;
+        snprintf(err, errn, "out of memory");
+    }
     return j;
 }

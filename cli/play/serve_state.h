@@ -9,12 +9,13 @@
 
 #include "serve_session.h"
 
-/* A new reference (the caller decrefs it), or NULL when out of memory. The
- * caller holds the session's lock. */
+/* A new reference (the caller decrefs it), or NULL when out of memory (every
+ * text in it is made valid UTF-8, json_text.h). The caller holds the
+ * session's lock. */
 json_t *serve_state_json(const serve_session *s);
 /* The variant's options, players and title for the new-game form; NULL with
- * err when the loader refuses it. */
-json_t *serve_variant_json(const char *name, char *err, size_t errn);
+ * err and *status (400 when the loader refuses it, 500 out of memory). */
+json_t *serve_variant_json(const char *name, char *err, size_t errn, int *status);
 /* {"agents": [{"name", "help", "settings"?}]}: the kinds of seat
  * (agent_kinds), for the page's menu; NULL when out of memory. */
 json_t *serve_agents_json(void);

@@ -104,6 +104,11 @@ static void header_text(const study *s, FILE *f, const char *prefix)
     players_line(s, buf, sizeof buf);
     fprintf(f, "\n%splayers   %s\n", prefix, buf);
     fprintf(f, "%sgames     %d, study seed %llu\n", prefix, s->nresults, (unsigned long long)s->seed);
+    long fallbacks = 0;
+    for (int i = 0; i < s->nresults; i++) fallbacks += s->results[i].fallbacks;
+    if (fallbacks)
+        fprintf(f, "%sbots      chose cheaply in %ld decisions: the scripts' account for trying moves was spent"
+                   " (docs/security.md)\n", prefix, fallbacks);
 }
 
 /* JSON members (no braces): what was run. */

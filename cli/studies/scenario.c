@@ -197,7 +197,7 @@ int scenario_check(const char *path, char *rules_out, size_t rulesn, char *msg, 
     msg[0] = 0;
     if (parse_expect(path, &e, msg, msgn) < 0) return 1;
     if (rules_out && rulesn) snprintf(rules_out, rulesn, "%s", e.rules);
-    char err[8192];
+    char err[8192] = "";
     carc_record rec;
     if (carc_record_load(path, &rec, err, sizeof err) < 0) {
         if (e.error_line && stopped_at(path, &e, err)) return 0;

@@ -64,7 +64,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
 {
     study *s = c->s;
     int index = c->todo[slot];
-    char err[1200];
+    char err[1200] = "";
     uint64_t seed = game_seed(s->seed, (uint64_t)index);
     const char *names[CARC_MAX_PLAYERS], *specs[CARC_MAX_PLAYERS], *ov[32];
     char namebuf[CARC_MAX_PLAYERS][8];
@@ -104,6 +104,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
         for (int p = 0; p < s->nplayers; p++) {
             r->score[p] = carc_score(g, p);
             r->agent[p] = agent_of(s, index, p);
+            r->fallbacks += (int)agents[p]->fallbacks;
         }
         /* Reason numbers are the rules'; s->reasons was filled from the
          * same rules before the threads started. */
@@ -112,7 +113,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
             if (a->reason < STUDY_MAX_REASONS) r->points[a->reason] += a->points;
         }
     } else {
-        char msg[1300];
+        char msg[1300] = "";
         snprintf(msg, sizeof msg, "game %d (seed %llu): %s", index, (unsigned long long)seed, err);
         fail(c, msg);
     }
@@ -132,7 +133,7 @@ static carc_rules *load_rules(const study *s, char *err, size_t errn)
 static void *worker(void *arg)
 {
     run_ctx *c = arg;
-    char err[1024];
+    char err[1024] = "";
     carc_rules *rules = load_rules(c->s, err, sizeof err);
     if (!rules) {
         fail(c, err);
@@ -168,7 +169,7 @@ static void progress_line(const run_ctx *c, double t0)
 
 int study_run(study *s)
 {
-    char err[1024];
+    char err[1024] = "";
     carc_rules *rules = load_rules(s, err, sizeof err);
     if (!rules) {
         snprintf(s->error, sizeof s->error, "%s", err);

@@ -21,6 +21,7 @@ typedef struct study_game {
     int score[CARC_MAX_PLAYERS];
     int turns;
     int points[STUDY_MAX_REASONS]; /* by the study's reason number, all players */
+    int fallbacks;                 /* decisions where a bot's trials were cut short (agents.h) */
 } study_game;
 
 typedef struct study {

@@ -51,7 +51,7 @@ int study_from_args(const cli_args *a, study *s, study_flags *fl)
             return -1;
         }
         for (int p = 0; p < n; p++) {
-            char err[256];
+            char err[256] = "";
             if (strcmp(parts[p], "human") == 0) {
                 fprintf(stderr, "carc %s: the human agent plays at the terminal, one game at a time: "
                                 "carc play --players human,greedy\n", cmd);
@@ -114,7 +114,7 @@ void agent_error(const char *cmd, const char *spec, const char *err)
     const char *names[16];
     int nnames = 0;
     for (int k = 0; k < agent_nkinds && k < 16; k++) names[nnames++] = agent_kinds[k].name;
-    char msg[1024], hint[200] = "";
+    char msg[1024] = "", hint[200] = "";
     if (strncmp(spec, "mcts:", 5) == 0) {
         snprintf(msg, sizeof msg, "%s (mcts takes a budget :Nit, :Nms or :Ns: mcts:5000it, mcts:200ms, mcts:2s; "
                                   "`carc %s --help` lists the agents)", err, cmd);

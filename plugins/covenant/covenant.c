@@ -22,6 +22,7 @@
  * follower 2; figures that are not followers (a builder, a pig) do not count.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "carc_plugin.h"
 
@@ -29,18 +30,20 @@ static const carc_api *api;
 
 #define MAX_TURN_TEMPLES 8
 
-/* Ids of names, looked up when a game is set up: they belong to the rules
- * the game plays (another variant, loaded in the same process, may number
- * its kinds and marks otherwise). */
+/* Ids of names, the plugin's data in the rules that loaded it (another
+ * variant, loaded in the same process, may number its kinds and marks
+ * otherwise): looked up once the rules are complete, since the tile set
+ * defining the marks and the script defining the Ark load after the
+ * plugins. */
 typedef struct cov_ids {
     int road, city, field, temple;
     int oasis, scroll, sheep, wolf;
     int reason_temple;
+    int ark; /* the figure kind "ark" of the Ark's script, -1 without it */
 } cov_ids;
 
-/* The game state: the ids, and the temples this turn's tile completed. */
+/* The game state: the temples this turn's tile completed. */
 typedef struct cov_state {
-    cov_ids id;
     int ntemples;
     int temples[MAX_TURN_TEMPLES];
 } cov_state;
@@ -48,7 +51,7 @@ typedef struct cov_state {
 enum { TEMPLE_COMPLETE = 7, TEMPLE_INCOMPLETE = 3 };
 
 static cov_state *st(carc_ctx *ctx) { return api->state(ctx); }
-#define ID (&st(ctx)->id)
+#define ID ((const cov_ids *)api->plugin_data(ctx))
 
 static int temple_tile(carc_ctx *ctx, int feature)
 {
@@ -87,7 +90,7 @@ static void temple_counts(carc_ctx *ctx, int tile, int counts[CARC_MAX_PLAYERS])
  * one) stands on the tile. */
 static int ark_on_tile(carc_ctx *ctx, int tile)
 {
-    int ark = api->figure_kind(ctx, "ark");
+    int ark = ID->ark;
     if (ark < 0) return 0;
     for (int f = api->figure_next_on_tile(ctx, tile, -1); f >= 0; f = api->figure_next_on_tile(ctx, tile, f)) {
         carc_figure_info fi;
@@ -218,11 +221,9 @@ static int phase_final_temples(carc_ctx *ctx, int step)
     return api->step_end(ctx) < 0 ? -1 : CARC_PHASE_DONE;
 }
 
-/* Farms scored per city (farm-scoring=per-city-once, city-majority) never
- * ask a field's value: sheep and wolves could not count. */
-static int game_init(carc_ctx *ctx)
+static int rules_ready(carc_ctx *ctx)
 {
-    cov_ids *id = ID;
+    cov_ids *id = api->plugin_data(ctx);
     id->road = api->kind(ctx, "road");
     id->city = api->kind(ctx, "city");
     id->field = api->kind(ctx, "field");
@@ -232,6 +233,14 @@ static int game_init(carc_ctx *ctx)
     id->sheep = api->mark(ctx, "sheep");
     id->wolf = api->mark(ctx, "wolf");
     id->reason_temple = api->reason(ctx, "temple");
+    id->ark = api->figure_kind(ctx, "ark");
+    return 0;
+}
+
+/* Farms scored per city (farm-scoring=per-city-once, city-majority) never
+ * ask a field's value: sheep and wolves could not count. */
+static int game_init(carc_ctx *ctx)
+{
     int fs = api->option(ctx, "farm-scoring");
     if (fs == 2 || fs == 3)
         return api->fail(ctx, "fields score sheep and wolves in this game (ARK-22): farm-scoring must be "
@@ -250,7 +259,13 @@ static int init(carc_ctx *ctx)
         api->reason(ctx, "temple") < 0 || api->define_mark(ctx, "oasis") < 0 || api->define_mark(ctx, "scroll") < 0 ||
         api->define_mark(ctx, "sheep") < 0 || api->define_mark(ctx, "wolf") < 0)
         return -1;
-    if (api->set_state(ctx, sizeof(cov_state), game_init) < 0) return -1;
+    cov_ids *id = calloc(1, sizeof *id);
+    if (!id || api->set_plugin_data(ctx, id, free) < 0) {
+        free(id);
+        return -1;
+    }
+    if (api->set_rules_ready(ctx, rules_ready) < 0 || api->set_state(ctx, sizeof(cov_state), game_init) < 0)
+        return -1;
     if (api->on(ctx, CARC_EV_TURN_START, on_turn_start, NULL) < 0 ||
         api->on(ctx, CARC_EV_FEATURE_COMPLETED, on_completed, NULL) < 0 ||
         api->on(ctx, CARC_EV_SCORE, on_score, NULL) < 0 || api->on(ctx, CARC_EV_ACTION_FILTER, on_filter, NULL) < 0 ||

@@ -21,20 +21,24 @@
  * an Ark oasis or scroll, is kept). The relabelling happens in score-before,
  * after every plugin has seen the award in the batch under its kernel reason.
  */
+#include <stdlib.h>
+
 #include "carc_plugin.h"
 
 static const carc_api *api;
 
-/* Ids of names, looked up when a game is set up: they belong to the rules
- * the game plays (another variant, loaded in the same process, may number
- * its marks and reasons otherwise). */
-typedef struct ic_state {
+/* Ids of names, the plugin's data in the rules that loaded it (another
+ * variant, loaded in the same process, may number its marks and reasons
+ * otherwise): looked up once the rules are complete, since the tile sets
+ * that define the marks load after the plugins. The plugin keeps no game
+ * state. */
+typedef struct ic_ids {
     int road, city;                       /* kinds */
     int inn, cathedral, pennant;          /* segment marks */
     int r_road, r_city, r_inn, r_cathedral; /* reasons */
-} ic_state;
+} ic_ids;
 
-static ic_state *st(carc_ctx *ctx) { return api->state(ctx); }
+static const ic_ids *ids(carc_ctx *ctx) { return api->plugin_data(ctx); }
 
 /* IC-2 to IC-5: the value of a road with an inn or a city with a cathedral.
  * ev->value holds the value so far (the base game's: 1 per road tile; 2 per
@@ -42,7 +46,7 @@ static ic_state *st(carc_ctx *ctx) { return api->state(ctx); }
  * completed feature. */
 static int on_value(carc_ctx *ctx, carc_event *ev)
 {
-    const ic_state *s = st(ctx);
+    const ic_ids *s = ids(ctx);
     int kind = api->feature_kind(ctx, ev->feature);
     if (kind == s->road && api->feature_marks(ctx, ev->feature, s->inn) > 0) {
         if (ev->flags) ev->value += api->feature_tiles(ctx, ev->feature); /* 2 per tile (IC-2) */
@@ -60,7 +64,7 @@ static int on_value(carc_ctx *ctx, carc_event *ev)
  * `cathedral` points. */
 static int on_score_before(carc_ctx *ctx, carc_event *ev)
 {
-    const ic_state *s = st(ctx);
+    const ic_ids *s = ids(ctx);
     carc_award *a = ev->award;
     if (a->feature < 0 || (a->reason != s->r_road && a->reason != s->r_city)) return 0;
     int kind = api->feature_kind(ctx, a->feature);
@@ -71,9 +75,9 @@ static int on_score_before(carc_ctx *ctx, carc_event *ev)
     return 0;
 }
 
-static int game_init(carc_ctx *ctx)
+static int rules_ready(carc_ctx *ctx)
 {
-    ic_state *s = st(ctx);
+    ic_ids *s = api->plugin_data(ctx);
     s->road = api->kind(ctx, "road");
     s->city = api->kind(ctx, "city");
     s->inn = api->mark(ctx, "inn");
@@ -95,7 +99,12 @@ static int init(carc_ctx *ctx)
     if (api->define_mark(ctx, "inn") < 0 || api->define_mark(ctx, "cathedral") < 0 ||
         api->define_reason(ctx, "inn") < 0 || api->define_reason(ctx, "cathedral") < 0)
         return -1;
-    if (api->set_state(ctx, sizeof(ic_state), game_init) < 0) return -1;
+    ic_ids *s = calloc(1, sizeof *s);
+    if (!s || api->set_plugin_data(ctx, s, free) < 0) {
+        free(s);
+        return -1;
+    }
+    if (api->set_rules_ready(ctx, rules_ready) < 0) return -1;
     if (api->on(ctx, CARC_EV_FEATURE_VALUE, on_value, NULL) < 0 ||
         api->on(ctx, CARC_EV_SCORE_BEFORE, on_score_before, NULL) < 0)
         return -1;

@@ -15,7 +15,7 @@
 #include "pd.h"
 
 #define api pd_api
-#define ID (&pd_st(ctx)->id)
+#define ID pd_ids_of(ctx)
 
 static const char *const dir_names[4] = {"N", "E", "S", "W"};
 static const int dir_dx[4] = {0, 1, 0, -1}, dir_dy[4] = {-1, 0, 1, 0};

@@ -22,16 +22,18 @@ enum { PD_EATS_FIGURES = 0, PD_EATS_FOLLOWERS = 1 };
 
 #define PD_MAX_VISITED 64
 
-/* Ids of names, looked up when a game is set up: they belong to the rules
- * the game plays (another variant may number its marks otherwise). */
+/* Ids of names: the plugin's data in the rules that loaded it (another
+ * variant in the same process may number its marks otherwise), looked up
+ * once the rules are complete (the fairy's script loads after the plugins). */
 typedef struct pd_ids {
     int volcano, dragon_mark, portal;  /* tile marks */
     int princess;                      /* segment mark */
     int dragon_fig;                    /* figure kind */
+    int fairy_kind;                    /* figure kind "fairy", -1 without the fairy script */
     int city;                          /* kind */
 } pd_ids;
 
-/* Per game (api->state): what changes during a game, the options and the ids. */
+/* Per game (api->state): what changes during a game, and the options. */
 typedef struct pd_state {
     int dragon;                 /* the dragon's figure id, -1 before the first volcano */
     int steps;                  /* steps made in the current move */
@@ -42,13 +44,12 @@ typedef struct pd_state {
     /* The options, read once when the game is set up (they are set after
      * init and do not change during a game). */
     int timing, max_steps, princess_must, early_reshuffle, fairy_no_eat, eats_followers_only;
-    int fairy_kind;             /* figure kind "fairy", -1 without the fairy script */
-    pd_ids id;
 } pd_state;
 
 extern const carc_api *pd_api;
 
 pd_state *pd_st(carc_ctx *ctx);
+const pd_ids *pd_ids_of(carc_ctx *ctx);
 /* The tile the dragon stands on, or -1. */
 int pd_dragon_tile(carc_ctx *ctx);
 /* The tile the fairy stands on, or -1 (no fairy script, or not yet moved). */

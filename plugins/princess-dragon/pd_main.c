@@ -7,8 +7,10 @@
  * effects of this plugin's options, and the action decision (offers and the
  * veto of anything deployed on the dragon's tile, PD-4).
  *
- * Everything that changes during a game, and the ids of names, lives in the
- * game's state block (pd_state); the only static is the API pointer. */
+ * Everything that changes during a game lives in the game's state block
+ * (pd_state), the ids of names in the plugin's data for the rules that
+ * loaded it (pd_ids); the only static is the API pointer. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pd.h"
@@ -18,6 +20,7 @@ const carc_api *pd_api;
 #define api pd_api
 
 pd_state *pd_st(carc_ctx *ctx) { return api->state(ctx); }
+const pd_ids *pd_ids_of(carc_ctx *ctx) { return api->plugin_data(ctx); }
 
 int pd_dragon_tile(carc_ctx *ctx)
 {
@@ -29,13 +32,29 @@ int pd_dragon_tile(carc_ctx *ctx)
 
 int pd_fairy_tile(carc_ctx *ctx)
 {
-    int kind = pd_st(ctx)->fairy_kind;
+    int kind = pd_ids_of(ctx)->fairy_kind;
     if (kind < 0) return -1;
     int n = api->figures(ctx);
     carc_figure_info fi;
     for (int f = 0; f < n; f++)
         if (api->figure(ctx, f, &fi) == CARC_AT_TILE && fi.kind == kind) return fi.tile;
     return -1;
+}
+
+static int rules_ready(carc_ctx *ctx)
+{
+    pd_ids *id = api->plugin_data(ctx);
+    id->volcano = api->tile_mark(ctx, "volcano");
+    id->dragon_mark = api->tile_mark(ctx, "dragon");
+    id->portal = api->tile_mark(ctx, "portal");
+    id->princess = api->mark(ctx, "princess");
+    id->dragon_fig = api->figure_kind(ctx, "dragon");
+    id->fairy_kind = api->figure_kind(ctx, "fairy");
+    id->city = api->kind(ctx, "city");
+    if (id->volcano < 0 || id->dragon_mark < 0 || id->portal < 0 || id->princess < 0 || id->dragon_fig < 0 ||
+        id->city < 0)
+        return api->fail(ctx, "a tile mark, mark, figure or kind of the expansion is missing");
+    return 0;
 }
 
 static int game_init(carc_ctx *ctx)
@@ -49,17 +68,6 @@ static int game_init(carc_ctx *ctx)
     st->early_reshuffle = api->option(ctx, "early-dragon-tile") == PD_EARLY_RESHUFFLE;
     st->fairy_no_eat = api->option(ctx, "fairy-protection") == PD_FAIRY_NO_EAT;
     st->eats_followers_only = api->option(ctx, "dragon-eats") == PD_EATS_FOLLOWERS;
-    st->fairy_kind = api->figure_kind(ctx, "fairy");
-    pd_ids *id = &st->id;
-    id->volcano = api->tile_mark(ctx, "volcano");
-    id->dragon_mark = api->tile_mark(ctx, "dragon");
-    id->portal = api->tile_mark(ctx, "portal");
-    id->princess = api->mark(ctx, "princess");
-    id->dragon_fig = api->figure_kind(ctx, "dragon");
-    id->city = api->kind(ctx, "city");
-    if (id->volcano < 0 || id->dragon_mark < 0 || id->portal < 0 || id->princess < 0 || id->dragon_fig < 0 ||
-        id->city < 0)
-        return api->fail(ctx, "a tile mark, mark, figure or kind of the expansion is missing");
     return 0;
 }
 
@@ -136,7 +144,13 @@ static int init(carc_ctx *ctx)
         api->define_tile_mark(ctx, "portal") < 0 || api->define_mark(ctx, "princess") < 0 ||
         api->define_figure(ctx, "dragon", 0, 0) < 0)
         return -1;
-    if (api->set_state(ctx, sizeof(pd_state), game_init) < 0 || api->set_option_fns(ctx, format, apply) < 0 ||
+    pd_ids *id = calloc(1, sizeof *id);
+    if (!id || api->set_plugin_data(ctx, id, free) < 0) {
+        free(id);
+        return -1;
+    }
+    if (api->set_rules_ready(ctx, rules_ready) < 0 || api->set_state(ctx, sizeof(pd_state), game_init) < 0 ||
+        api->set_option_fns(ctx, format, apply) < 0 ||
         api->on(ctx, CARC_EV_ACTION_OFFER, on_action_offer, NULL) < 0 ||
         api->on(ctx, CARC_EV_ACTION_FILTER, on_action_filter, NULL) < 0)
         return -1;

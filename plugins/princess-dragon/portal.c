@@ -8,7 +8,7 @@
 #include "pd.h"
 
 #define api pd_api
-#define ID (&pd_st(ctx)->id)
+#define ID pd_ids_of(ctx)
 
 int pd_portal_offer(carc_ctx *ctx, int player, int placed)
 {

@@ -11,7 +11,7 @@
 #include "pd.h"
 
 #define api pd_api
-#define ID (&pd_st(ctx)->id)
+#define ID pd_ids_of(ctx)
 
 /* Offers the removals; returns how many. */
 int pd_princess_offer(carc_ctx *ctx, int player, int placed)

@@ -17,17 +17,20 @@
  * by the princess, it goes into the box as well (ARK-15). In final scoring it
  * counts as a follower, without doubling (ARK-16).
  */
+#include <stdlib.h>
+
 #include "carc_plugin.h"
 
 static const carc_api *api;
 
-/* Ids of names, looked up when a game is set up (they belong to the rules
- * the game plays): the plugin's whole game state. */
+/* Ids of names, the plugin's data in the rules that loaded it (they belong
+ * to those rules: another variant in the same process may number them
+ * otherwise), looked up once the rules are complete. No game state. */
 typedef struct prophet_ids {
     int prophet, city, reason_city;
 } prophet_ids;
 
-#define ID ((prophet_ids *)api->state(ctx))
+#define ID ((prophet_ids *)api->plugin_data(ctx))
 
 /* ARK-14: the completed city's awards are in the batch; the owner of a
  * Prophet standing in it, if among the majority, scores double. Not in final
@@ -58,7 +61,7 @@ static int on_scored(carc_ctx *ctx, carc_event *ev)
     return 0;
 }
 
-static int game_init(carc_ctx *ctx)
+static int rules_ready(carc_ctx *ctx)
 {
     prophet_ids *id = ID;
     id->prophet = api->figure_kind(ctx, "prophet");
@@ -74,7 +77,12 @@ static int init(carc_ctx *ctx)
         CARC_FIGURE_FOLLOWER | CARC_FIGURE_DEPLOYABLE | CARC_FIGURE_BOXED_WHEN_SCORED | CARC_FIGURE_BOXED_WHEN_REMOVED,
         1, "city"};
     if (api->define_figure_kind(ctx, &prophet) < 0 || api->reason(ctx, "city") < 0) return -1;
-    if (api->set_state(ctx, sizeof(prophet_ids), game_init) < 0) return -1;
+    prophet_ids *id = calloc(1, sizeof *id);
+    if (!id || api->set_plugin_data(ctx, id, free) < 0) {
+        free(id);
+        return -1;
+    }
+    if (api->set_rules_ready(ctx, rules_ready) < 0) return -1;
     return api->on(ctx, CARC_EV_FEATURE_SCORED, on_scored, NULL) < 0 ? -1 : 0;
 }
 
