@@ -6,9 +6,11 @@
 #   make test-quick   units, scenarios and a short property run (under 20 s)
 #   make golden       rewrite tests/golden/hashes.txt (seeded games' results) and print what changed
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
+#   make test-slurm   a study as a Slurm array job on a one-node cluster (as root; CI runs it)
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
 #   make strength     the bots' strength table (bench/strength.sh; long: STRENGTH_GAMES)
+#   make calibration  the A/A calibration of compare (bench/calibration.sh; long: CALIB_REPS)
 #   make fuzz         the libFuzzer targets, FUZZ_SECONDS each (clang, ASan, UBSan)
 #   make valgrind     a whole game of each shipped variant under valgrind memcheck
 #   make deps         install the Debian packages carc needs
@@ -22,8 +24,8 @@ DATADIR ?= $(CURDIR)
 PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
-DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev pkg-config
+DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev pkg-config
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -39,6 +41,8 @@ PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
 # carc serve: the HTTP server and the JSON reader and writer (the command only).
 SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
 SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null)
+# Studies: SHA-256 of the files a study played (the command only).
+HASH_LIBS    := $(shell pkg-config --libs nettle 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # snprintf into bounded buffers truncates on purpose: no format-truncation.
@@ -52,7 +56,7 @@ CLI_DIRS   := cli/commands cli/agents cli/studies cli/drawing cli/play
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(OPT) -fPIC \
            -DCARC_DATADIR='"$(DATADIR)"' -DCARC_PLUGINDIR='"$(PLUGINDIR)"'
 LDLIBS  += $(PKG_LIBS) -ldl -lm -lpthread
-CLI_LIBS := $(SERVE_LIBS)
+CLI_LIBS := $(SERVE_LIBS) $(HASH_LIBS)
 
 # libcarc in three layers (docs/architecture.md), each compiled with only the
 # include paths it may use: kernel/ the game (no Lua, no other layer, so an
@@ -183,6 +187,12 @@ test-browser: all
 	@mkdir -p $(BUILD)/screenshots
 	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) CARC_SHOTS=$(CURDIR)/$(BUILD)/screenshots sh tests/browser_test.sh
 
+# A study as a Slurm array job of 8 shards on a one-node cluster the test
+# starts and stops itself (Debian's slurm-wlm and munge; as root); CI runs it.
+.PHONY: test-slurm
+test-slurm: all
+	@timeout 300 env CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/slurm_test.sh
+
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	        LDFLAGS="-fsanitize=address,undefined" CARC_TEST_GAMES=300 test
@@ -191,6 +201,11 @@ bench: $(BUILD)/bench/bench $(CARC) $(PLUGIN_SO) $(TEST_PLUGIN_SO)
 	CARC_DATA=$(CURDIR) CARC_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins $(BUILD)/bench/bench
 
 # The bots against each other (docs/bots.md): long; size it with STRENGTH_GAMES.
+# The A/A calibration of compare, long form (bench/calibration.sh; CALIB_REPS).
+.PHONY: calibration
+calibration: $(CARC)
+	CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) nice -n 10 sh bench/calibration.sh
+
 strength: $(CARC) $(PLUGIN_SO)
 	CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) nice -n 10 sh bench/strength.sh
 

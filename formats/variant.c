@@ -383,6 +383,33 @@ carc_rules *carc_variant_load(const char *name_or_path, const char *const *overr
     return r;
 }
 
+/* Every file the rules came from, once each, one a line: the variant files
+ * in the order they were read, the tile sets, then the plugins and scripts. NULL when out
+ * of memory (carc_rules_sources then answers ""). */
+static char *sources_text(const struct carc_rules *r, const composition *c)
+{
+    const char *paths[COMP_MAX_MODULES + MAX_SETS + MAX_PLUGINS];
+    int n = 0;
+    for (int i = 0; i < c->nmods; i++)
+        if (c->mods[i].path[0]) paths[n++] = c->mods[i].path;
+    for (int i = 0; i < r->nsets; i++)
+        if (r->sets[i].path[0]) paths[n++] = r->sets[i].path;
+    for (int i = 0; i < r->nplugins; i++)
+        if (r->plugins[i]->path[0]) paths[n++] = r->plugins[i]->path;
+    size_t len = 1;
+    for (int i = 0; i < n; i++) len += strlen(paths[i]) + 1;
+    char *out = malloc(len);
+    if (!out) return NULL;
+    out[0] = 0;
+    size_t u = 0;
+    for (int i = 0; i < n; i++) {
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++) seen = strcmp(paths[i], paths[j]) == 0;
+        if (!seen) u += (size_t)snprintf(out + u, len - u, "%s\n", paths[i]);
+    }
+    return out;
+}
+
 static carc_rules *variant_load_locked(const char *name_or_path, const char *const *overrides, int noverrides,
                                        char *err, size_t errn)
 {
@@ -402,6 +429,7 @@ static carc_rules *variant_load_locked(const char *name_or_path, const char *con
         return NULL;
     }
     r->shown = describe_text(r, c, overrides, noverrides);
+    r->sources = sources_text(r, c);
     comp_free(c);
     free(c);
     return r;
@@ -458,6 +486,7 @@ void carc_rules_free(carc_rules *r)
     if (!r) return;
     plugins_unload(r);
     free(r->shown);
+    free(r->sources);
     free(r->types);
     free(r);
 }
@@ -490,6 +519,7 @@ void carc_rules_describe(const carc_rules *r, void *file)
 }
 
 const char *carc_rules_modules(const carc_rules *r) { return r->modules; }
+const char *carc_rules_sources(const carc_rules *r) { return r->sources ? r->sources : ""; }
 int carc_rules_options(const carc_rules *r) { return r->nopts; }
 const char *carc_rules_option_key(const carc_rules *r, int i) { return i >= 0 && i < r->nopts ? r->opts[i].key : NULL; }
 int carc_rules_option_is_default(const carc_rules *r, int i)

@@ -93,6 +93,12 @@ void carc_rules_describe(const carc_rules *r, void *file);
 /* The modules of the variant in load order, separated by spaces ("base
  * robbers fairy"); the string lives as long as the rules. */
 const char *carc_rules_modules(const carc_rules *r);
+/* Every file the rules were read from, each once, as absolute paths ending
+ * in a newline: the variant files as they were read, the tile sets, then the C
+ * plugins and Lua scripts ("" for rules from one tile set). Studies hash
+ * them, so that a report says which version of each was played. The string
+ * lives as long as the rules. */
+const char *carc_rules_sources(const carc_rules *r);
 /* The options: how many, the key of option i, whether its value is the
  * default (its value: carc_rules_option). */
 int carc_rules_options(const carc_rules *r);

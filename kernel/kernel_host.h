@@ -191,6 +191,7 @@ struct carc_rules {
     char title[512];
     char path[512];
     char *shown;                     /* the resolved composition (carc variant show); owned */
+    char *sources;                   /* every file read, one absolute path a line; owned */
     char modules[1024];              /* its modules in load order, separated by spaces */
     int min_players, max_players;
 

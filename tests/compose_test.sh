@@ -244,6 +244,29 @@ if grep -q "winner changed between A and B in $(cat "$T/changed") of 30 games" "
 else
     fail "report: compare's winner-changed count is the games'" "by hand $(cat "$T/changed"): $(grep winner "$T/out")"
 fi
+check "report: compare judges over blocks and says which correction" 0 "correction for testing 10 measures at once is Holm's" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --seed 3
+check "report: ... a farm rule is a finding on the farm points" 0 "points/game: farm" "$CARC" compare base \
+    --option-b farm-scoring=none --games 40 --seed 3
+grep -q "^points/game: farm .* 10/10  yes$" "$T/out" && pass "report: ... (10 of 10 blocks agree, a finding)" ||
+    fail "report: ... (10 of 10 blocks agree, a finding)" "$(grep farm "$T/out")"
+check "report: compare --blocks 5" 0 "in 5 blocks" "$CARC" compare base --option-b farm-scoring=none --games 40 --blocks 5
+check "report: compare --blocks 1 is refused" 2 "--blocks expects a whole number from 2 to 256" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --blocks 1
+check "report: compare --min-effect with an unknown unit is refused" 2 "--min-effect expects points=X" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --min-effect goals=2
+check "report: compare --min-effect points=50 turns the farm finding into 'no, small'" 0 "" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --seed 3 --min-effect points=50
+grep -q "^points/game: farm .*no, small$" "$T/out" && pass "report: ... (no, small)" ||
+    fail "report: ... (no, small)" "$(grep farm "$T/out")"
+check "report: compare --until-width runs past the first stage" 0 "Run until the 95% interval of first-win was at most 0.1 wide" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --seed 3 --until-width first-win=0.1
+check "report: compare --until-width with an unknown measure lists the measures" 2 "the measures: mean-score, spread" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --until-width goals=1
+check "report: compare --until-width with --shard is refused" 2 "runs in one piece" \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --until-width first-win=0.1 --shard 1/2
+check "report: compare --json carries the correction" 0 '"correction": "holm"' \
+    "$CARC" compare base --option-b farm-scoring=none --games 40 --json
 check "report: compare --records keeps both sides" 0 "" \
     "$CARC" compare base --option-b farm-scoring=none --games 3 --records "$T/cmp"
 na=$(ls "$T/cmp/a" 2>/dev/null | wc -l) nb=$(ls "$T/cmp/b" 2>/dev/null | wc -l)
@@ -342,6 +365,24 @@ for s in "$T"/snip-*.ini; do
     [ -f "$s" ] || continue
     k=$((k + 1))
     name=$(basename "$s")
+    if grep -q '^\[study\]' "$s"; then
+        # A study file: run a sliver of it (--shard 1/1000) beside the
+        # variant files it names (variants/house/, as the docs say), taken
+        # from the doc's snippets by their name.
+        sd=$D/variants/house
+        cp "$s" "$sd/study-$k.ini"
+        for v in $(sed -n 's/^[ab] *= *\([^ ]*\.ini\)$/\1/p' "$s"); do
+            for o in "$T"/snip-*.ini; do
+                grep -q "^name = ${v%.ini}\$" "$o" && cp "$o" "$sd/$v"
+            done
+        done
+        if CARC_DATA=$D $CARC study run "$sd/study-$k.ini" --shard 1/1000 >"$T/out" 2>"$T/err"; then
+            pass "docs snippet runs: ${name#snip-} (a study file, shard 1/1000)"
+        else
+            fail "docs snippet runs: ${name#snip-}" "$(head -c 300 "$T/err")"
+        fi
+        continue
+    fi
     cp "$s" "$D/variants/house/$name"
     if CARC_DATA=$D $CARC variant show "$D/variants/house/$name" >"$T/out" 2>"$T/err"; then
         pass "docs snippet loads: ${name#snip-}"

@@ -5,23 +5,8 @@
 #include "term_text.h"
 #include "commands.h"
 #include "report.h"
+#include "shard.h"
 #include "study.h"
-
-/* Every game of the study once: no number twice, none missing. */
-static int check_complete(const study *s, const char *side)
-{
-    for (int i = 0; i < s->nresults; i++) {
-        if (i > 0 && s->results[i].index == s->results[i - 1].index) {
-            fprintf(stderr, "carc stats merge: game %d%s%s appears twice (a shard merged twice?)\n",
-                    s->results[i].index, *side ? " of side " : "", side);
-            return -1;
-        }
-    }
-    if (s->games && s->nresults != s->games)
-        fprintf(stderr, "carc stats merge: warning: %d of the study's %d games%s%s (shards missing?)\n", s->nresults,
-                s->games, *side ? " on side " : "", side);
-    return 0;
-}
 
 static int run(const cli_args *args)
 {
@@ -30,30 +15,29 @@ static int run(const cli_args *args)
         return 2;
     }
     int format = cli_given(args, "--json") ? REPORT_JSON : cli_given(args, "--csv") ? REPORT_CSV : REPORT_TABLE;
+    compare_settings cs;
+    compare_settings_default(&cs);
+    cs.blocks = cli_int(args, "--blocks", cs.blocks);
+    for (int k = 0; k < cli_count(args, "--min-effect"); k++)
+        if (!compare_min_effect(&cs, cli_nth(args, "--min-effect", k))) {
+            fprintf(stderr, "carc stats merge: --min-effect expects points=X, share=X or turns=X, not '%s'\n",
+                    cli_nth(args, "--min-effect", k));
+            return 2;
+        }
     static study a, b;
     study_init(&a);
     study_init(&b);
-    char kind[32] = "", err[1024];
-    int files = 0;
-    for (int i = 0; i < args->noperands; i++) {
-        if (study_read_jsonl(args->operands[i], &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
-            term_error("carc stats merge", err);
-            return 1;
-        }
-        files++;
+    char kind[32] = "", err[2048];
+    if (shard_merge(args->operands, args->noperands, &a, &b, kind, sizeof kind, err, sizeof err) < 0) {
+        term_error("carc stats merge", err);
+        study_free(&a);
+        study_free(&b);
+        return 1;
     }
-    int rc = 0;
-    if (!files || !a.nresults) {
-        fprintf(stderr, "carc stats merge: no game in the files\n");
-        rc = 1;
-    } else if (check_complete(&a, strcmp(kind, "compare") == 0 ? "A" : "") < 0 ||
-               (b.nresults && check_complete(&b, "B") < 0)) {
-        rc = 1;
-    } else if (strcmp(kind, "compare") == 0) {
+    if (strcmp(kind, "compare") == 0) {
         a.label = b.label = "compare";
-        report_compare(&a, &b, stdout, format);
+        report_compare(&a, &b, &cs, stdout, format);
     } else if (strcmp(kind, "tournament") == 0) {
-        a.rotate = true;
         a.label = "tournament";
         report_tournament(&a, stdout, format);
     } else {
@@ -62,12 +46,14 @@ static int run(const cli_args *args)
     }
     study_free(&a);
     study_free(&b);
-    return rc;
+    return 0;
 }
 
 static const cli_flag flags[] = {
     FLAG_SWITCH("--json", "the report as one JSON object"),
     FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),
+    FLAG_INT("--blocks", "N", 2, 256, "a compare's blocks (as carc compare --blocks)"),
+    FLAG_TEXTS("--min-effect", "UNIT=X", "a compare's practical thresholds (as carc compare)"),
 };
 
 const cli_command command_stats = {
@@ -77,7 +63,11 @@ const cli_command command_stats = {
     .max_operands = -1,
     .summary = "the report of a study run in shards (--shard K/N)",
     .about = "Reads the JSON lines that 'carc sim|tournament|compare --shard K/N' wrote and\n"
-             "prints the report of the whole study, as if it had run in one piece.\n",
+             "prints the report of the whole study, as if it had run in one piece.\n"
+             "Each shard names its study (the command, variants with the content hash of\n"
+             "every file they read, options, players, seeds, --games, carc's version):\n"
+             "the merge refuses, naming the file, a shard of another study, a shard given\n"
+             "twice, and a shard or a game missing. The time reported is the shards' sum.\n",
     CLI_FLAGS(flags),
     .run = run,
 };

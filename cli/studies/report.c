@@ -95,6 +95,10 @@ static void header_text(const study *s, FILE *f, const char *prefix)
     if (strcmp(s->variant, s->variant_name) != 0) fprintf(f, " (%s)", s->variant);
     fprintf(f, "\n%s          %s\n", prefix, s->title);
     fprintf(f, "%smodules   %s\n", prefix, s->modules);
+    for (int i = 0; i < s->nsources; i++)
+        fprintf(f, "%s%s %s sha256:%.12s\n", prefix, i ? "         " : "files    ", s->source_name[i], s->source_hash[i]);
+    if (study_file_name[0] && (!*prefix || *prefix == 'A'))
+        fprintf(f, "%sstudy     %s sha256:%.12s\n", prefix, study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "%soptions   %s%s", prefix, s->nsettings ? "not at their default: " : "", buf);
     if (s->noverrides) {
@@ -130,7 +134,19 @@ static void header_json(const study *s, FILE *f)
         fprintf(f, "%s", k++ ? ", " : "");
         json_write_string(f, t);
     }
-    fprintf(f, "], \"options_not_default\": {");
+    fprintf(f, "], \"files\": [");
+    for (int i = 0; i < s->nsources; i++) {
+        fprintf(f, "%s{\"file\": ", i ? ", " : "");
+        json_write_string(f, s->source_name[i]);
+        fprintf(f, ", \"sha256\": \"%s\"}", s->source_hash[i]);
+    }
+    fprintf(f, "]");
+    if (study_file_name[0]) {
+        fprintf(f, ", \"study_file\": {\"file\": ");
+        json_write_string(f, study_file_name);
+        fprintf(f, ", \"sha256\": \"%s\"}", study_file_hash);
+    }
+    fprintf(f, ", \"options_not_default\": {");
     for (int i = 0; i < s->nsettings; i++) {
         const char *eq = strchr(s->settings[i], '=');
         char key[160];
@@ -162,6 +178,10 @@ static void header_csv(const study *s, FILE *f, const char *side)
     fprintf(f, "# carc %s %s\n", s->version[0] ? s->version : CARC_VERSION, s->label ? s->label : "");
     fprintf(f, "# %svariant: %s (%s): %s\n", side, s->variant_name, s->variant, s->title);
     fprintf(f, "# %smodules: %s\n", side, s->modules);
+    for (int i = 0; i < s->nsources; i++)
+        fprintf(f, "# %sfile: %s sha256:%s\n", side, s->source_name[i], s->source_hash[i]);
+    if (study_file_name[0] && (!*side || *side == 'A'))
+        fprintf(f, "# study file: %s sha256:%s\n", study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "# %soptions not at their default: %s\n", side, s->nsettings ? buf : "none");
     overrides_line(s, buf, sizeof buf);
@@ -192,13 +212,17 @@ void report_sim(const study *s, FILE *f, int format)
     if (json) {
         fprintf(f, "{");
         header_json(s, f);
-        fprintf(f, ", \"seconds\": %.3f, \"mean_turns\": %.3f, \"seats\": [", s->seconds, n ? turns / n : 0);
+        fprintf(f, ", \"seconds\": %.3f, ", s->seconds);
+        if (s->shards > 1) fprintf(f, "\"shards\": %d, ", s->shards); /* seconds: their sum */
+        fprintf(f, "\"mean_turns\": %.3f, \"seats\": [", n ? turns / n : 0);
     } else if (csv) {
         header_csv(s, f, "");
         fprintf(f, "measure,seat,agent,games,value,lo,hi\n");
     } else {
-        fprintf(f, "carc %s sim: %d games, %.2f s (%.0f games/s)\n", s->version[0] ? s->version : CARC_VERSION, n,
+        fprintf(f, "carc %s sim: %d games, %.2f s (%.0f games/s)", s->version[0] ? s->version : CARC_VERSION, n,
                 s->seconds, s->seconds > 0 ? n / s->seconds : 0.0);
+        if (s->shards > 1) fprintf(f, ", the time of %d shards added up", s->shards);
+        fputc('\n', f);
         header_text(s, f, "");
         fprintf(f, "\nseat  agent          win rate  (95%% interval)     mean score  (95%% interval)      sd\n");
     }
@@ -307,6 +331,10 @@ void report_tournament(const study *s, FILE *f, int format)
 /* The value of metric m for one game. Metrics past METRIC_FIXED are points
  * by reason (reason name in `reason`). */
 enum { M_MEAN, M_SPREAD, M_FIRST_ADV, M_FIRST_WIN, M_LENGTH, M_MARGIN, METRIC_FIXED };
+const char *const compare_measure_keys[METRIC_FIXED] = {"mean-score", "spread", "first-lead",
+                                                       "first-win",  "length", "margin"};
+const int compare_measure_key_count = METRIC_FIXED;
+static const char *const metric_units[METRIC_FIXED] = {"points", "points", "points", "share", "turns", "points"};
 static const char *const metric_names[METRIC_FIXED] = {
     "mean score", "score spread (highest - lowest)", "first player's lead over the others' mean",
     "first player's win share", "game length (turns)", "winner's margin over the runner-up"};
@@ -344,8 +372,94 @@ static double metric(const study *s, const study_game *g, int m, const char *rea
     }
 }
 
-int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
+int pair_games(const study *a, const study *b, int *ia, int *ib)
 {
+    int n = 0;
+    for (int i = 0, j = 0; i < a->nresults && j < b->nresults;) {
+        if (a->results[i].index < b->results[j].index) i++;
+        else if (a->results[i].index > b->results[j].index) j++;
+        else {
+            ia[n] = i++;
+            ib[n++] = j++;
+        }
+    }
+    return n;
+}
+
+void compare_settings_default(compare_settings *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->blocks = COMPARE_DEFAULT_BLOCKS;
+    cs->min_points = 1;
+    cs->min_share = 0.02;
+    cs->min_turns = 1;
+}
+
+bool compare_min_effect(compare_settings *cs, const char *v)
+{
+    char unit[16], tail;
+    double x;
+    if (!v || sscanf(v, "%15[a-z]=%lf%c", unit, &x, &tail) != 2 || x < 0) return false;
+    if (strcmp(unit, "points") == 0) cs->min_points = x;
+    else if (strcmp(unit, "share") == 0) cs->min_share = x;
+    else if (strcmp(unit, "turns") == 0) cs->min_turns = x;
+    else return false;
+    return true;
+}
+
+/* The measure's interval over the blocks (pair k is in block k * nb / n):
+ * Student's t over the blocks' mean differences; for the measure a staged
+ * study stopped on, the first stage's deviation and degrees of freedom. */
+static void over_blocks(compare_row *r, const double *d, int n, int nb, const compare_settings *cs)
+{
+    double *sum = calloc((size_t)nb, sizeof *sum), *means = calloc((size_t)nb, sizeof *means);
+    int *count = calloc((size_t)nb, sizeof *count);
+    if (!sum || !means || !count) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
+    for (int k = 0; k < n; k++) {
+        int blk = (int)((long long)k * nb / n);
+        sum[blk] += d[k];
+        count[blk]++;
+    }
+    r->blocks = nb;
+    r->agree = 0;
+    for (int blk = 0; blk < nb; blk++) {
+        means[blk] = count[blk] ? sum[blk] / count[blk] : 0;
+        int sign_b = (means[blk] > 0) - (means[blk] < 0), sign = (r->diff > 0) - (r->diff < 0);
+        r->agree += sign_b == sign;
+    }
+    r->block_sd = nb > 1 ? stat_sd(means, nb) : 0;
+    r->df = nb - 1;
+    if (cs->staged_key[0] && strcmp(cs->staged_key, r->key) == 0) {
+        r->block_sd = cs->staged_sd;
+        r->df = cs->staged_df;
+    }
+    double se = r->df > 0 ? r->block_sd / sqrt((double)nb) : 0;
+    if (r->df < 1) {
+        r->lo = r->hi = r->diff;
+        r->p = 1;
+    } else {
+        double h = stat_t_quantile(0.975, r->df) * se;
+        r->lo = r->diff - h;
+        r->hi = r->diff + h;
+        r->p = se > 0 ? stat_t_p_two_sided(r->diff / se, r->df) : r->diff != 0 ? 0 : 1;
+    }
+    r->significant = r->df > 0 && (r->lo > 0 || r->hi < 0);
+    r->clo = se; /* the standard error, until the correction (compare_metrics) */
+    free(sum);
+    free(means);
+    free(count);
+}
+
+int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max)
+{
+    compare_settings dflt;
+    if (!cs) {
+        compare_settings_default(&dflt);
+        cs = &dflt;
+    }
     int n = a->nresults < b->nresults ? a->nresults : b->nresults, nrows = 0;
     char reasons[2 * STUDY_MAX_REASONS][32];
     int nr = 0;
@@ -356,35 +470,67 @@ int compare_metrics(const study *a, const study *b, compare_row *rows, int max)
             while (j < nr && strcmp(reasons[j], both[s]->reasons[k]) != 0) j++;
             if (j == nr && nr < 2 * STUDY_MAX_REASONS) snprintf(reasons[nr++], 32, "%s", both[s]->reasons[k]);
         }
+    int *ia = calloc((size_t)(n > 0 ? n : 1), sizeof *ia), *ib = calloc((size_t)(n > 0 ? n : 1), sizeof *ib);
+    if (!ia || !ib) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
+    n = pair_games(a, b, ia, ib);
+    int nb = cs->blocks < n ? cs->blocks : n;
     double *xa = column(n), *xb = column(n), *d = column(n);
     for (int m = 0; m < METRIC_FIXED + nr && nrows < max; m++) {
         const char *reason = m >= METRIC_FIXED ? reasons[m - METRIC_FIXED] : NULL;
         for (int i = 0; i < n; i++) {
-            xa[i] = metric(a, &a->results[i], m, reason);
-            xb[i] = metric(b, &b->results[i], m, reason);
+            xa[i] = metric(a, &a->results[ia[i]], m, reason);
+            xb[i] = metric(b, &b->results[ib[i]], m, reason);
             d[i] = xb[i] - xa[i]; /* paired: game i of A and game i of B share a seed */
         }
         compare_row *r = &rows[nrows];
+        memset(r, 0, sizeof *r);
         if (m >= METRIC_FIXED) {
             bool any = false;
             for (int i = 0; i < n && !any; i++) any = xa[i] != 0 || xb[i] != 0;
             if (!any) continue;
             snprintf(r->name, sizeof r->name, "points/game: %s", reason);
+            snprintf(r->key, sizeof r->key, "points:%s", reason);
+            r->unit = "points";
         } else {
             snprintf(r->name, sizeof r->name, "%s", metric_names[m]);
+            snprintf(r->key, sizeof r->key, "%s", compare_measure_keys[m]);
+            r->unit = metric_units[m];
         }
         r->a = stat_mean(xa, n);
         r->b = stat_mean(xb, n);
         r->diff = stat_mean(d, n);
-        interval ci = stat_mean_ci95(d, n);
-        r->lo = ci.lo;
-        r->hi = ci.hi;
-        r->significant = n > 1 && (ci.lo > 0 || ci.hi < 0);
+        over_blocks(r, d, n, nb, cs);
+        r->min_effect = strcmp(r->unit, "share") == 0 ? cs->min_share
+                        : strcmp(r->unit, "turns") == 0 ? cs->min_turns : cs->min_points;
         nrows++;
+    }
+    /* Holm over the measures reported. */
+    double p[256], adj[256];
+    int m = nrows < 256 ? nrows : 256;
+    for (int i = 0; i < m; i++) p[i] = rows[i].p;
+    stat_holm(p, m, adj);
+    for (int i = 0; i < m; i++) {
+        compare_row *r = &rows[i];
+        double se = r->clo;
+        r->p_holm = adj[i];
+        int rank = stat_holm_rank(p, m, i);
+        if (r->df < 1) {
+            r->clo = r->chi = r->diff;
+        } else {
+            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), r->df) * se;
+            r->clo = r->diff - h;
+            r->chi = r->diff + h;
+        }
+        r->finding = r->df > 0 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
     }
     free(xa);
     free(xb);
     free(d);
+    free(ia);
+    free(ib);
     return nrows;
 }
 
@@ -403,9 +549,17 @@ static unsigned winners(const study_game *g, int np)
 winner_change compare_winner_change(const study *a, const study *b)
 {
     winner_change w = {0, 0, 0, 0, a->seed == b->seed};
-    int n = a->nresults < b->nresults ? a->nresults : b->nresults;
+    int m = a->nresults < b->nresults ? a->nresults : b->nresults;
+    int *ia = calloc((size_t)(m > 0 ? m : 1), sizeof *ia), *ib = calloc((size_t)(m > 0 ? m : 1), sizeof *ib);
+    if (!ia || !ib) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
+    int n = pair_games(a, b, ia, ib);
     for (int i = 0; i < n; i++)
-        if (winners(&a->results[i], a->nplayers) != winners(&b->results[i], b->nplayers)) w.changed++;
+        if (winners(&a->results[ia[i]], a->nplayers) != winners(&b->results[ib[i]], b->nplayers)) w.changed++;
+    free(ia);
+    free(ib);
     w.games = n;
     interval ci = stat_wilson95(w.changed, n);
     w.lo = ci.lo;
@@ -413,26 +567,57 @@ winner_change compare_winner_change(const study *a, const study *b)
     return w;
 }
 
-void report_compare(const study *a, const study *b, FILE *f, int format)
+/* The staged run in JSON ("null" when the study was not staged). */
+static const char *staged_json(const compare_settings *cs, char *buf, size_t n)
 {
+    if (!cs->staged_key[0]) return "null";
+    snprintf(buf, n, "{\"measure\": \"%s\", \"width\": %g, \"first_stage_games\": %d, \"capped\": %s}",
+             cs->staged_key, cs->staged_width, cs->staged_first, cs->staged_capped ? "true" : "false");
+    return buf;
+}
+
+static const char *unit_text(const compare_row *r, char *buf, size_t n)
+{
+    if (strcmp(r->unit, "share") == 0) snprintf(buf, n, "%.3g", r->min_effect);
+    else snprintf(buf, n, "%.3g %.*s", r->min_effect, r->min_effect == 1 ? (int)strlen(r->unit) - 1 : 99, r->unit);
+    return buf;
+}
+
+void report_compare(const study *a, const study *b, const compare_settings *cs, FILE *f, int format)
+{
+    compare_settings dflt;
+    if (!cs) {
+        compare_settings_default(&dflt);
+        cs = &dflt;
+    }
     compare_row rows[METRIC_FIXED + 2 * STUDY_MAX_REASONS];
-    int nrows = compare_metrics(a, b, rows, (int)(sizeof rows / sizeof rows[0]));
-    int n = a->nresults < b->nresults ? a->nresults : b->nresults;
+    int nrows = compare_metrics(a, b, cs, rows, (int)(sizeof rows / sizeof rows[0]));
     winner_change wc = compare_winner_change(a, b);
+    int n = wc.games, nb = nrows ? rows[0].blocks : 0, findings = 0;
+    for (int i = 0; i < nrows; i++) findings += rows[i].finding;
     double rate = wc.games ? (double)wc.changed / wc.games : 0;
+    char sj[256];
     if (format == REPORT_JSON) {
         fprintf(f, "{\"a\": {");
         header_json(a, f);
         fprintf(f, "}, \"b\": {");
         header_json(b, f);
-        fprintf(f, "}, \"games\": %d, \"paired\": %s, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
+        fprintf(f, "}, \"games\": %d, \"paired\": %s, \"blocks\": %d, \"correction\": \"holm\", "
+                   "\"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, \"turns\": %g}, "
+                   "\"until_width\": %s, \"findings\": %d, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
                    "\"hi\": %.6f}, \"metrics\": [",
-                n, wc.paired ? "true" : "false", wc.changed, rate, wc.lo, wc.hi);
+                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, staged_json(cs, sj, sizeof sj), findings, wc.changed,
+                rate, wc.lo, wc.hi);
         for (int i = 0; i < nrows; i++) {
+            const compare_row *r = &rows[i];
             fprintf(f, "%s{\"metric\": ", i ? ", " : "");
-            json_write_string(f, rows[i].name);
-            fprintf(f, ", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"significant\": %s}",
-                    rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi, rows[i].significant ? "true" : "false");
+            json_write_string(f, r->name);
+            fprintf(f,
+                    ", \"unit\": \"%s\", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, "
+                    "\"significant\": %s, \"p\": %.6g, \"p_holm\": %.6g, \"corrected_lo\": %.6f, "
+                    "\"corrected_hi\": %.6f, \"blocks_agreeing\": %d, \"min_effect\": %g, \"finding\": %s}",
+                    r->unit, r->a, r->b, r->diff, r->lo, r->hi, r->significant ? "true" : "false", r->p, r->p_holm,
+                    r->clo, r->chi, r->agree, r->min_effect, r->finding ? "true" : "false");
         }
         fprintf(f, "]}\n");
         return;
@@ -440,25 +625,60 @@ void report_compare(const study *a, const study *b, FILE *f, int format)
     if (format == REPORT_CSV) {
         header_csv(a, f, "A ");
         header_csv(b, f, "B ");
-        fprintf(f, "metric,a,b,diff,lo,hi,significant\n");
+        fprintf(f, "# blocks: %d; correction: Holm, 5%% family-wise; min effect: points %g, share %g, turns %g\n", nb,
+                cs->min_points, cs->min_share, cs->min_turns);
+        fprintf(f, "metric,a,b,diff,lo,hi,significant,p,p_holm,corrected_lo,corrected_hi,blocks,blocks_agreeing,"
+                   "min_effect,finding\n");
         for (int i = 0; i < nrows; i++) {
-            csv_str(f, rows[i].name);
-            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.6f,%s\n", rows[i].a, rows[i].b, rows[i].diff, rows[i].lo, rows[i].hi,
-                    rows[i].significant ? "yes" : "no");
+            const compare_row *r = &rows[i];
+            csv_str(f, r->name);
+            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.6f,%s,%.6g,%.6g,%.6f,%.6f,%d,%d,%g,%s\n", r->a, r->b, r->diff, r->lo, r->hi,
+                    r->significant ? "yes" : "no", r->p, r->p_holm, r->clo, r->chi, r->blocks, r->agree, r->min_effect,
+                    r->finding ? "yes" : "no");
         }
-        fprintf(f, "winner changed between A and B (share of games),,,%.6f,%.6f,%.6f,\n", rate, wc.lo, wc.hi);
+        fprintf(f, "winner changed between A and B (share of games),,,%.6f,%.6f,%.6f,,,,,,,,,\n", rate, wc.lo, wc.hi);
         return;
     }
-    fprintf(f, "carc %s compare: %d paired games (game i of A and of B share a seed)\n",
-            a->version[0] ? a->version : CARC_VERSION, n);
+    fprintf(f, "carc %s compare: %d paired games (game i of A and of B share a seed) in %d blocks\n",
+            a->version[0] ? a->version : CARC_VERSION, n, nb);
     header_text(a, f, "A ");
     header_text(b, f, "B ");
-    fprintf(f, "\n%-42s %9s %9s %9s  %-22s %s\n", "metric", "A", "B", "B - A", "95% interval", "significant");
+    fprintf(f, "\n%-42s %9s %9s %9s  %-20s %-20s %6s  %s\n", "measure", "A", "B", "B - A", "95% interval",
+            "Holm-corrected", "blocks", "finding");
     for (int i = 0; i < nrows; i++) {
-        char ci[64];
-        snprintf(ci, sizeof ci, "[%.2f, %.2f]", rows[i].lo, rows[i].hi);
-        fprintf(f, "%-42s %9.2f %9.2f %+9.2f  %-22s %s\n", rows[i].name, rows[i].a, rows[i].b, rows[i].diff, ci,
-                rows[i].significant ? "yes" : "no");
+        const compare_row *r = &rows[i];
+        char ci[64], cc[64], ag[16];
+        snprintf(ci, sizeof ci, "[%.2f, %.2f]", r->lo, r->hi);
+        snprintf(cc, sizeof cc, "[%.2f, %.2f]", r->clo, r->chi);
+        snprintf(ag, sizeof ag, "%d/%d", r->agree, r->blocks);
+        const char *verdict = r->finding ? "yes"
+                              : r->p_holm < 0.05 && nb > 1 ? "no, small"
+                                                            : "no";
+        fprintf(f, "%-42s %9.2f %9.2f %+9.2f  %-20s %-20s %6s  %s\n", r->name, r->a, r->b, r->diff, ci, cc, ag, verdict);
+    }
+    char thr[3][32];
+    compare_row pr = {.unit = "points", .min_effect = cs->min_points}, sr = {.unit = "share", .min_effect = cs->min_share},
+                tr = {.unit = "turns", .min_effect = cs->min_turns};
+    fprintf(f,
+            "\n%d finding%s. Intervals are Student's t over %d blocks of consecutive games (independent\n"
+            "seeds); \"blocks\" counts the blocks whose difference has the sign of B - A. The\n"
+            "correction for testing %d measures at once is Holm's (5%% family-wise): a finding is\n"
+            "a measure whose Holm-corrected interval excludes 0 (and every measure with a smaller\n"
+            "p-value passed too), and whose B - A is at least %s, a share of %s or %s\n"
+            "(--min-effect); \"no, small\" passed the test but not the threshold.\n",
+            findings, findings == 1 ? "" : "s", nb, nrows, unit_text(&pr, thr[0], sizeof thr[0]),
+            unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]));
+    for (int i = 0; i < nrows && cs->staged_key[0]; i++) {
+        const compare_row *r = &rows[i];
+        if (strcmp(r->key, cs->staged_key) != 0) continue;
+        fprintf(f,
+                "\nRun until the 95%% interval of %s was at most %g wide (Stein's two-stage\n"
+                "procedure): the first %d games a side in %d blocks gave its spread from block to\n"
+                "block (sd %.4g, %d degrees of freedom, which its interval keeps so that the\n"
+                "stopping rule costs no coverage); %d blocks of %d games were needed%s. Its\n"
+                "interval is now %.4g wide.\n",
+                r->key, cs->staged_width, cs->staged_first, r->df + 1, r->block_sd, r->df, nb, n / (nb ? nb : 1),
+                cs->staged_capped ? ", cut short by --max-games" : "", r->hi - r->lo);
     }
     fprintf(f, "\nthe winner changed between A and B in %d of %d games: %.1f%% [%.1f%%, %.1f%%] (95%% interval)%s\n",
             wc.changed, wc.games, 100 * rate, 100 * wc.lo, 100 * wc.hi,

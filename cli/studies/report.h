@@ -19,15 +19,59 @@ void report_sim(const study *s, FILE *f, int format);
 /* Per agent over rotated seats, and per seat. */
 void report_tournament(const study *s, FILE *f, int format);
 
-/* One metric of a paired comparison: means under A and B, the mean of the
- * paired differences B - A with its 95% interval. */
+/* How compare judges its measures. The paired games are cut into `blocks`
+ * blocks of consecutive game numbers (independent seeds); each measure's
+ * interval is Student's t over the blocks' mean differences (blocks - 1
+ * degrees of freedom), so it holds however the games within a block hang
+ * together. Holm's step-down procedure corrects for testing every measure at
+ * once; a measure is a finding when Holm rejects "no effect" at 5% family-wise
+ * and the effect is at least the practical threshold of its unit. */
+#define COMPARE_DEFAULT_BLOCKS 10
+typedef struct compare_settings {
+    int blocks;                            /* default COMPARE_DEFAULT_BLOCKS */
+    double min_points, min_share, min_turns; /* practical thresholds: 1, 0.02, 1 */
+    /* A study run until one measure's interval was narrow enough (Stein's
+     * two-stage procedure): that measure's key, and the standard deviation
+     * of its block means in the first stage with its degrees of freedom,
+     * which its interval uses instead of all the blocks'. */
+    char staged_key[48];
+    double staged_sd;
+    int staged_df;
+    int staged_first;      /* games a side in the first stage */
+    double staged_width;   /* the width asked for */
+    bool staged_capped;    /* --max-games stopped it short of that width */
+} compare_settings;
+void compare_settings_default(compare_settings *cs);
+/* Parses "--min-effect UNIT=X" (points, share or turns); false if bad. */
+bool compare_min_effect(compare_settings *cs, const char *v);
+
+/* One measure of a comparison: means under A and B, the mean of the paired
+ * differences B - A, its 95% interval over the blocks, its p-value and
+ * Holm-adjusted p-value, the Holm-corrected interval (level 1 - 0.05 / (m -
+ * r + 1) for the measure ranked r by p-value among m), how many blocks agree
+ * in sign, and whether it is a finding. */
 typedef struct compare_row {
     char name[96];
+    char key[48];          /* short name for --until-width: mean-score, first-win, points:farm, ... */
+    const char *unit;      /* "points", "share" or "turns" */
     double a, b, diff, lo, hi;
-    bool significant; /* the interval excludes 0 */
+    bool significant;      /* the 95% interval over the blocks excludes 0 (uncorrected) */
+    int blocks, agree;
+    double block_sd;       /* standard deviation of the blocks' mean differences */
+    int df;                /* degrees of freedom of the interval */
+    double p, p_holm, clo, chi, min_effect;
+    bool finding;
 } compare_row;
 
-int compare_metrics(const study *a, const study *b, compare_row *rows, int max);
+/* The keys of the fixed measures, for --until-width (points by reason:
+ * "points:REASON"). */
+extern const char *const compare_measure_keys[];
+extern const int compare_measure_key_count;
+/* cs: NULL for the defaults. */
+int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max);
+/* The games A and B both played, by game number (results sorted by it):
+ * ia[k], ib[k] are the positions of the k-th pair. Returns the pairs. */
+int pair_games(const study *a, const study *b, int *ia, int *ib);
 
 /* In how many paired games the winner (the set of seats with the highest
  * score) differs between A and B, with the 95% Wilson interval of the share. */
@@ -37,5 +81,5 @@ typedef struct winner_change {
     bool paired; /* A and B played the same seeds */
 } winner_change;
 winner_change compare_winner_change(const study *a, const study *b);
-void report_compare(const study *a, const study *b, FILE *f, int format);
+void report_compare(const study *a, const study *b, const compare_settings *cs, FILE *f, int format);
 #endif

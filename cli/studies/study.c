@@ -1,7 +1,6 @@
 /* study.c - runs a study on threads; reads and writes its JSON lines. */
 #include "study.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -12,7 +11,7 @@
 #include "agents.h"
 #include "commands.h"
 #include "runner.h"
-#include "json_text.h"
+#include "content_hash.h"
 
 typedef struct run_ctx {
     study *s;
@@ -21,6 +20,21 @@ typedef struct run_ctx {
     atomic_int next, done, failed;
     pthread_mutex_t lock;
 } run_ctx;
+
+char study_file_name[512];
+char study_file_hash[CONTENT_HASH_HEX];
+
+/* A file as reports and shard identities name it: under the data
+ * directory by its path there (variants/base.ini, scripts/robbers.lua),
+ * elsewhere by its name (my-rule.ini): the same wherever carc is installed
+ * or the study's folder is copied. */
+static void source_name(const char *path, char *out, size_t n)
+{
+    const char *data = carc_data_dir(), *slash = strrchr(path, '/'), *shown = slash ? slash + 1 : path;
+    size_t dl = strlen(data);
+    if (dl && strncmp(path, data, dl) == 0 && path[dl] == '/') shown = path + dl + 1;
+    snprintf(out, n, "%s", shown);
+}
 
 void study_init(study *s)
 {
@@ -167,6 +181,29 @@ static void progress_line(const run_ctx *c, double t0)
     fprintf(stderr, "\r%s [%s] %d/%d %s, %.0f s left   ", c->s->label, bar, d, n, "games", left);
 }
 
+/* The files the rules were read from, each with its SHA-256. */
+static int hash_sources(study *s, const char *list)
+{
+    s->nsources = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, "\n");
+        if (s->nsources == STUDY_MAX_SOURCES || len >= sizeof s->sources[0]) {
+            snprintf(s->error, sizeof s->error, "the variant reads more than %d files (or a path too long)",
+                     STUDY_MAX_SOURCES);
+            return -1;
+        }
+        snprintf(s->sources[s->nsources], sizeof s->sources[0], "%.*s", (int)len, p);
+        source_name(s->sources[s->nsources], s->source_name[s->nsources], sizeof s->source_name[0]);
+        if (content_hash_file(s->sources[s->nsources], s->source_hash[s->nsources]) < 0) {
+            snprintf(s->error, sizeof s->error, "%s: cannot read it again to hash it", s->sources[s->nsources]);
+            return -1;
+        }
+        s->nsources++;
+        p += len + (p[len] == '\n');
+    }
+    return 0;
+}
+
 int study_run(study *s)
 {
     char err[1024] = "";
@@ -193,6 +230,10 @@ int study_run(study *s)
         carc_rules_option(rules, key, val, sizeof val);
         snprintf(s->settings[s->nsettings++], sizeof s->settings[0], "%s=%s", key, val);
     }
+    if (hash_sources(s, carc_rules_sources(rules)) < 0) {
+        carc_rules_free(rules);
+        return -1;
+    }
     s->nreasons = 0;
     for (int i = 0; i < STUDY_MAX_REASONS; i++) {
         const char *name = carc_reason_name(rules, i);
@@ -210,7 +251,7 @@ int study_run(study *s)
         snprintf(s->error, sizeof s->error, "out of memory");
         return -1;
     }
-    for (int i = 0; i < s->games; i++)
+    for (int i = s->first_game > 0 ? s->first_game : 0; i < s->games; i++)
         if (i % s->shard_n == s->shard_k - 1) c.todo[c.ntodo++] = i;
     pthread_mutex_init(&c.lock, NULL);
     double t0 = now();
@@ -226,258 +267,9 @@ int study_run(study *s)
     for (int t = 0; t < jobs; t++) pthread_join(th[t], NULL);
     if (tty) fprintf(stderr, "\r%70s\r", "");
     s->seconds = now() - t0;
+    s->shards = 1;
     s->nresults = c.ntodo;
     free(c.todo);
     pthread_mutex_destroy(&c.lock);
     return atomic_load(&c.failed) ? -1 : 0;
-}
-
-/* ---- JSON lines -------------------------------------------------------------------------- */
-
-void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *side)
-{
-    for (int i = 0; i < s->nresults; i++) {
-        const study_game *r = &s->results[i];
-        fprintf(f, "{\"kind\": ");
-        json_write_string(f, kind);
-        fprintf(f, ", \"side\": ");
-        json_write_string(f, side);
-        fprintf(f, ", \"variant\": ");
-        json_write_string(f, s->variant);
-        fprintf(f, ", \"variant_name\": ");
-        json_write_string(f, s->variant_name);
-        fprintf(f, ", \"title\": ");
-        json_write_string(f, s->title);
-        fprintf(f, ", \"modules\": ");
-        json_write_string(f, s->modules);
-        fprintf(f, ", \"carc_version\": ");
-        json_write_string(f, s->version);
-        fprintf(f, ", \"options\": [");
-        for (int k = 0; k < s->noverrides; k++) {
-            if (k) fprintf(f, ", ");
-            json_write_string(f, s->overrides[k]);
-        }
-        fprintf(f, "], \"settings\": [");
-        for (int k = 0; k < s->nsettings; k++) {
-            if (k) fprintf(f, ", ");
-            json_write_string(f, s->settings[k]);
-        }
-        fprintf(f, "], \"study_seed\": %llu, \"games\": %d, \"index\": %d, \"seed\": %llu, \"turns\": %d, \"agents\": [",
-                (unsigned long long)s->seed, s->games, r->index, (unsigned long long)r->seed, r->turns);
-        for (int p = 0; p < s->nplayers; p++) {
-            if (p) fprintf(f, ", ");
-            json_write_string(f, s->agents[r->agent[p]]);
-        }
-        fprintf(f, "], \"scores\": [");
-        for (int p = 0; p < s->nplayers; p++) fprintf(f, "%s%d", p ? ", " : "", r->score[p]);
-        fprintf(f, "], \"points\": {");
-        bool first = true;
-        /* Every reason, zeros too: a merge then lists them in the rules' order. */
-        for (int k = 0; k < s->nreasons; k++) {
-            fprintf(f, "%s", first ? "" : ", ");
-            json_write_string(f, s->reasons[k]);
-            fprintf(f, ": %d", r->points[k]);
-            first = false;
-        }
-        fprintf(f, "}}\n");
-    }
-}
-
-/* A small reader for exactly the lines written above. */
-typedef struct jp {
-    const char *p;
-} jp;
-
-static void ws(jp *j)
-{
-    while (isspace((unsigned char)*j->p)) j->p++;
-}
-
-static bool lit(jp *j, char c)
-{
-    ws(j);
-    if (*j->p != c) return false;
-    j->p++;
-    return true;
-}
-
-static bool jstring(jp *j, char *out, size_t n)
-{
-    if (!lit(j, '"')) return false;
-    size_t k = 0;
-    while (*j->p && *j->p != '"') {
-        char c = *j->p++;
-        if (c == '\\') {
-            c = *j->p++;
-            if (c == 'u') { /* \u00XX from our own writer */
-                unsigned v;
-                if (sscanf(j->p, "%4x", &v) != 1) return false;
-                j->p += 4;
-                c = (char)v;
-            } else if (!c) {
-                return false;
-            }
-        }
-        if (k + 1 < n) out[k++] = c;
-    }
-    out[k] = 0;
-    return lit(j, '"');
-}
-
-static bool jnumber(jp *j, long long *v)
-{
-    ws(j);
-    char *end;
-    *v = strtoll(j->p, &end, 10);
-    if (end == j->p) return false;
-    j->p = end;
-    return true;
-}
-
-static int parse_line(const char *line, study *a, study *b, char *kind, size_t kindn)
-{
-    jp j = {line};
-    char key[64], side[8] = "", variant[512] = "", vname[256] = "", agents[CARC_MAX_PLAYERS][64], reason[32];
-    char options[32][160], title[512] = "", modules[1024] = "", version[32] = "";
-    static _Thread_local char settings[64][160];
-    int nopt = 0, nset = 0, nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
-    char ptnames[STUDY_MAX_REASONS][32];
-    long long index = -1, seed = 0, turns = 0, study_seed = 0, games = 0;
-    if (!lit(&j, '{')) return -1;
-    do {
-        if (!jstring(&j, key, sizeof key) || !lit(&j, ':')) return -1;
-        if (strcmp(key, "kind") == 0) {
-            if (!jstring(&j, kind, kindn)) return -1;
-        } else if (strcmp(key, "side") == 0) {
-            if (!jstring(&j, side, sizeof side)) return -1;
-        } else if (strcmp(key, "variant") == 0) {
-            if (!jstring(&j, variant, sizeof variant)) return -1;
-        } else if (strcmp(key, "variant_name") == 0) {
-            if (!jstring(&j, vname, sizeof vname)) return -1;
-        } else if (strcmp(key, "title") == 0) {
-            if (!jstring(&j, title, sizeof title)) return -1;
-        } else if (strcmp(key, "modules") == 0) {
-            if (!jstring(&j, modules, sizeof modules)) return -1;
-        } else if (strcmp(key, "carc_version") == 0) {
-            if (!jstring(&j, version, sizeof version)) return -1;
-        } else if (strcmp(key, "options") == 0 || strcmp(key, "agents") == 0 || strcmp(key, "settings") == 0) {
-            int which = key[0] == 'o' ? 0 : key[0] == 'a' ? 1 : 2;
-            if (!lit(&j, '[')) return -1;
-            if (!lit(&j, ']')) {
-                do {
-                    bool ok;
-                    if (which == 0) ok = nopt < 32 && jstring(&j, options[nopt++], 160);
-                    else if (which == 1) ok = nag < CARC_MAX_PLAYERS && jstring(&j, agents[nag++], 64);
-                    else ok = nset < 64 && jstring(&j, settings[nset++], 160);
-                    if (!ok) return -1;
-                } while (lit(&j, ','));
-                if (!lit(&j, ']')) return -1;
-            }
-        } else if (strcmp(key, "scores") == 0) {
-            if (!lit(&j, '[')) return -1;
-            do {
-                long long v;
-                if (nsc >= CARC_MAX_PLAYERS || !jnumber(&j, &v)) return -1;
-                scores[nsc++] = (int)v;
-            } while (lit(&j, ','));
-            if (!lit(&j, ']')) return -1;
-        } else if (strcmp(key, "points") == 0) {
-            if (!lit(&j, '{')) return -1;
-            if (!lit(&j, '}')) {
-                do {
-                    long long v;
-                    if (points_n >= STUDY_MAX_REASONS || !jstring(&j, reason, sizeof reason) || !lit(&j, ':') ||
-                        !jnumber(&j, &v))
-                        return -1;
-                    snprintf(ptnames[points_n], 32, "%s", reason);
-                    pts[points_n++] = (int)v;
-                } while (lit(&j, ','));
-                if (!lit(&j, '}')) return -1;
-            }
-        } else {
-            long long v;
-            if (!jnumber(&j, &v)) return -1;
-            if (strcmp(key, "index") == 0) index = v;
-            else if (strcmp(key, "seed") == 0) seed = v;
-            else if (strcmp(key, "turns") == 0) turns = v;
-            else if (strcmp(key, "study_seed") == 0) study_seed = v;
-            else if (strcmp(key, "games") == 0) games = v;
-            else return -1;
-        }
-    } while (lit(&j, ','));
-    if (!lit(&j, '}') || index < 0 || nsc == 0 || nsc != nag) return -1;
-    study *s = strcmp(side, "B") == 0 ? b : a;
-    if (s->nresults == 0 && s->nplayers == 0) {
-        snprintf(s->variant, sizeof s->variant, "%s", variant);
-        snprintf(s->variant_name, sizeof s->variant_name, "%s", vname);
-        snprintf(s->title, sizeof s->title, "%s", title);
-        snprintf(s->modules, sizeof s->modules, "%s", modules);
-        snprintf(s->version, sizeof s->version, "%s", version);
-        s->nsettings = nset;
-        for (int i = 0; i < nset; i++) snprintf(s->settings[i], sizeof s->settings[i], "%s", settings[i]);
-        s->noverrides = nopt;
-        for (int i = 0; i < nopt; i++) snprintf(s->overrides[i], sizeof s->overrides[i], "%s", options[i]);
-        s->nplayers = nsc;
-        s->seed = (uint64_t)study_seed;
-        s->games = (int)games;
-    } else if (s->nplayers != nsc || strcmp(s->variant, variant) != 0) {
-        return -2; /* lines of different studies */
-    }
-    study_game *r = realloc(s->results, (size_t)(s->nresults + 1) * sizeof *r);
-    if (!r) return -1;
-    s->results = r;
-    study_game *gm = &r[s->nresults++];
-    memset(gm, 0, sizeof *gm);
-    gm->index = (int)index;
-    gm->seed = (uint64_t)seed;
-    gm->turns = (int)turns;
-    for (int p = 0; p < nsc; p++) {
-        gm->score[p] = scores[p];
-        int k = 0;
-        while (k < s->nagents && strcmp(s->agents[k], agents[p]) != 0) k++;
-        if (k == s->nagents) {
-            if (k == CARC_MAX_PLAYERS) return -1;
-            snprintf(s->agents[s->nagents++], 64, "%s", agents[p]);
-        }
-        gm->agent[p] = k;
-    }
-    for (int k = 0; k < points_n; k++) {
-        int rn = study_reason(s, ptnames[k]);
-        if (rn < 0) return -1;
-        gm->points[rn] = pts[k];
-    }
-    return 0;
-}
-
-static int by_index(const void *x, const void *y)
-{
-    const study_game *a = x, *b = y;
-    return (a->index > b->index) - (a->index < b->index);
-}
-
-int study_read_jsonl(const char *path, study *a, study *b, char *kind, size_t kindn, char *err, size_t errn)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errn, "%s: cannot open", path);
-        return -1;
-    }
-    static _Thread_local char line[32768];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (line[strspn(line, " \t\r\n")] == 0) continue;
-        int rc = parse_line(line, a, b, kind, kindn);
-        if (rc < 0) {
-            snprintf(err, errn, "%s:%d: %s", path, lineno,
-                     rc == -2 ? "this game belongs to another study (variant or players differ)"
-                              : "not a game line written by carc sim, tournament or compare --shard");
-            fclose(f);
-            return -1;
-        }
-    }
-    fclose(f);
-    if (a->nresults) qsort(a->results, (size_t)a->nresults, sizeof *a->results, by_index);
-    if (b->nresults) qsort(b->results, (size_t)b->nresults, sizeof *b->results, by_index);
-    return 0;
 }

@@ -1,6 +1,6 @@
 /* study.h - many seeded games of one variant between agents, on several
  * threads, with a per-game result that sim, tournament and compare report on
- * and that shards write as JSON lines (one game a line) for `stats merge`.
+ * and that shards write as JSON lines (shard.h) for `stats merge`.
  *
  * Game i always uses seed game_seed(S, i), whatever --jobs or --shard, so a
  * study split over machines gives exactly the games of the whole. */
@@ -11,8 +11,10 @@
 #include <stdio.h>
 
 #include "carc.h"
+#include "content_hash.h"
 
 #define STUDY_MAX_REASONS 32
+#define STUDY_MAX_SOURCES 48
 
 typedef struct study_game {
     int index;
@@ -35,6 +37,7 @@ typedef struct study {
     bool rotate;          /* seat p of game i plays agent (p + i) mod nagents */
     uint64_t seed;
     int games;            /* game numbers 0 .. games-1 */
+    int first_game;       /* play only from this game number on (a study extended; 0) */
     int shard_k, shard_n; /* play only the games with i mod n == k - 1 (1 <= k <= n) */
     int jobs;
     const char *records_dir;
@@ -53,21 +56,27 @@ typedef struct study {
     char settings[64][160];            /* "key=value" of every option not at its default */
     int nsettings;
     char version[32];                  /* the carc that played the games */
-    double seconds;
+    /* every file the rules were read from (variant files, tile sets,
+     * scripts, plugins) with its SHA-256 */
+    char sources[STUDY_MAX_SOURCES][512];
+    char source_name[STUDY_MAX_SOURCES][512];  /* as reports name it: variants/base.ini, my-rule.ini */
+    char source_hash[STUDY_MAX_SOURCES][CONTENT_HASH_HEX];
+    int nsources;
+    double seconds;       /* time spent playing (summed over the shards merged) */
+    int shards;           /* how many shards the results came from (1: one run) */
     char error[1200];
 } study;
+
+/* The study file a report was run from (carc study run), with its SHA-256;
+ * "" otherwise. Reports name it. */
+extern char study_file_name[512];
+extern char study_file_hash[CONTENT_HASH_HEX];
 
 /* Initialises defaults: 1 job, shard 1/1, no records. */
 void study_init(study *s);
 int study_run(study *s);
 void study_free(study *s);
 
-/* Writes every game as one JSON line tagged with side ("A", "B", or "").
- * kind is "sim", "tournament" or "compare". */
-void study_write_jsonl(const study *s, FILE *f, const char *kind, const char *side);
-/* Reads JSON lines written by study_write_jsonl into up to two studies
- * (side A, side B); *kind receives the kind. -1 with err on a bad line. */
-int study_read_jsonl(const char *path, study *a, study *b, char *kind, size_t kindn, char *err, size_t errn);
 /* Number of a reason name in the study (added when new). */
 int study_reason(study *s, const char *name);
 #endif

@@ -10,6 +10,7 @@
 #include "agents.h"
 #include "commands.h"
 #include "report.h"
+#include "shard.h"
 
 void study_agents_help(FILE *f)
 {
@@ -36,6 +37,7 @@ int study_from_args(const cli_args *a, study *s, study_flags *fl)
     fl->json = cli_given(a, "--json");
     fl->csv = cli_given(a, "--csv");
     fl->out = cli_text(a, "--out", NULL);
+    fl->games_jsonl = cli_text(a, "--games-jsonl", NULL);
     if (cli_takes(a->cmd, "--variant") && cli_given(a, "--variant"))
         snprintf(s->variant, sizeof s->variant, "%s", cli_text(a, "--variant", NULL));
     s->games = cli_int(a, "--games", s->games);
@@ -131,12 +133,51 @@ void agent_error(const char *cmd, const char *spec, const char *err)
     term_error(prefix, msg);
 }
 
+void study_out_clear(const study_flags *fl)
+{
+    if (fl->out) unlink(fl->out);
+    if (fl->games_jsonl) unlink(fl->games_jsonl);
+}
+
+/* The temporary file next to --out FILE: FILE.partial-PID (a name no
+ * shard-*.jsonl glob takes). */
+static void partial_name(const study_flags *fl, char *out, size_t n)
+{
+    snprintf(out, n, "%s.partial-%ld", fl->out, (long)getpid());
+}
+
 FILE *study_out(const char *cmd, const study_flags *fl)
 {
     if (!fl->out) return stdout;
-    FILE *f = fopen(fl->out, "w");
-    if (!f) fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl->out);
+    char tmp[1200];
+    partial_name(fl, tmp, sizeof tmp);
+    FILE *f = fopen(tmp, "w");
+    if (!f) fprintf(stderr, "carc %s: cannot write %s\n", cmd, tmp);
     return f;
+}
+
+int study_out_close(const char *cmd, const study_flags *fl, FILE *f)
+{
+    if (!f || f == stdout) return fflush(stdout) == 0 ? 0 : -1;
+    char tmp[1200];
+    partial_name(fl, tmp, sizeof tmp);
+    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (ok && rename(tmp, fl->out) == 0) return 0;
+    fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl->out);
+    unlink(tmp);
+    return -1;
+}
+
+int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, const study *a, const study *b)
+{
+    if (!fl->games_jsonl) return 0;
+    study_flags g = *fl;
+    g.out = fl->games_jsonl;
+    FILE *f = study_out(cmd, &g);
+    if (!f) return -1;
+    shard_write_games(f, kind, a, b);
+    return study_out_close(cmd, &g, f);
 }
 
 int study_command(const cli_args *a, bool rotate, void (*report)(const study *, FILE *, int))
@@ -149,6 +190,7 @@ int study_command(const cli_args *a, bool rotate, void (*report)(const study *, 
     s.rotate = rotate;
     s.label = cmd;
     s.progress = !fl.sharded;
+    study_out_clear(&fl); /* a run that fails or is killed leaves no older report under the name */
     if (study_run(&s) < 0) {
         fprintf(stderr, "carc %s: ", cmd), term_puts(stderr, s.error), fputc('\n', stderr);
         study_free(&s);
@@ -157,12 +199,10 @@ int study_command(const cli_args *a, bool rotate, void (*report)(const study *, 
     int rc = 0;
     FILE *out = study_out(cmd, &fl);
     if (!out) rc = 1;
-    else if (fl.sharded) study_write_jsonl(&s, out, cmd, "");
+    else if (fl.sharded) shard_write(out, cmd, &s, NULL);
     else report(&s, out, study_format(&fl));
-    if (out && out != stdout && fclose(out) != 0) {
-        fprintf(stderr, "carc %s: cannot write %s\n", cmd, fl.out);
-        rc = 1;
-    }
+    if (out && study_out_close(cmd, &fl, out) < 0) rc = 1;
+    if (rc == 0 && study_games_jsonl(cmd, &fl, cmd, &s, NULL) < 0) rc = 1;
     study_free(&s);
     return rc;
 }

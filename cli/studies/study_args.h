@@ -10,6 +10,7 @@
 typedef struct study_flags {
     bool json, csv, sharded;
     const char *out;
+    const char *games_jsonl; /* --games-jsonl FILE: every game as a JSON line */
 } study_flags;
 
 /* Defaults: variant base, 100 games, random,random, seed 1, 1 job. */
@@ -28,7 +29,9 @@ void study_defaults(study *s);
 #define STUDY_FLAGS_OUTPUT                                                                                             \
     FLAG_TEXT("--shard", "K/N", "play only games i with i mod N = K-1 and print them as JSON\n"                        \
                                 "lines for 'carc stats merge'"),                                                       \
-        FLAG_TEXT("--out", "FILE", "write the report (or the shard's lines) into FILE"),                              \
+        FLAG_TEXT("--out", "FILE", "write the report (or the shard's lines) into FILE, whole or not at all"),        \
+        FLAG_TEXT("--games-jsonl", "FILE", "also write every game as one JSON line into FILE (seed, players,\n"        \
+                                           "scores, turns, points by reason), for R or pandas"),                       \
         FLAG_SWITCH("--json", "the report as one JSON object"),                                                        \
         FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),                                  \
         FLAG_ALLOW_PLUGIN_PATHS("the variant")
@@ -38,9 +41,18 @@ void study_defaults(study *s);
 int study_from_args(const cli_args *a, study *s, study_flags *fl);
 /* "agents:" and the list of agents, after the flags in the help. */
 void study_agents_help(FILE *f);
-/* Where the report or shard lines go: --out FILE or stdout; NULL (message
- * printed) if it cannot be opened. */
+/* --out FILE is written whole or not at all: study_out_clear removes FILE
+ * before the games are played (a run that fails or is killed leaves no older
+ * file of that name, which a merge could take for this run's), study_out
+ * opens a temporary file next to it (stdout without --out; NULL and a message
+ * if it cannot), study_out_close renames it to FILE once all is written (-1
+ * and a message if not; the temporary file is removed). */
+void study_out_clear(const study_flags *fl);
 FILE *study_out(const char *cmd, const study_flags *fl);
+int study_out_close(const char *cmd, const study_flags *fl, FILE *f);
+/* Writes --games-jsonl FILE (when given) the same way, whole or not at all:
+ * a's games, then b's (compare). 0, or -1 with a message. */
+int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, const study *a, const study *b);
 /* REPORT_TABLE, REPORT_JSON (--json) or REPORT_CSV (--csv). */
 int study_format(const study_flags *fl);
 /* Prints why an agent name did not parse, with the closest names. */

@@ -1,0 +1,108 @@
+#!/bin/sh
+# study_test.sh - carc study run FILE: a study written down in a file runs
+# from its folder; the folder copied elsewhere reruns to the same report; the
+# report names the study file and every file of the rules with its SHA-256;
+# a changed variant file shows in the report; bad study files are refused
+# with the file and line. Each check's name starts with what it covers.
+#
+# Run from the project root:
+#   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/study_test.sh
+set -u
+
+CARC=${CARC:-./build/carc}
+CARC_DATA=${CARC_DATA:-$(pwd)}
+export CARC_DATA
+case $CARC in /*) ;; *) CARC=$(pwd)/$CARC ;; esac
+
+PASSED=0
+FAILED=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/carc-study.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM
+# pass, fail, run, check, lacks.
+. "$(dirname "$0")/checks.sh"
+
+same() {
+    if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -c 400)"; fi
+}
+
+mkdir -p "$T/mine" "$T/elsewhere/deeper"
+cat >"$T/mine/my-rule.ini" <<'INI'
+[variant]
+include = base
+name = my-rule
+title = Base game, farms score nothing
+[options]
+farm-scoring = none
+INI
+cat >"$T/mine/study.ini" <<'INI'
+# Farms or not, between a greedy and a random player
+[study]
+command = compare
+a = base
+b = my-rule.ini
+players = greedy,random
+games = 40
+seed = 7
+blocks = 5
+min-effect = share=0.05
+INI
+check "study run: a compare study from its folder" 0 "points/game: farm" "$CARC" study run "$T/mine/study.ini" --csv
+cp "$T/out" "$T/first.csv"
+grep -q "^# study file: study.ini sha256:$(sha256sum "$T/mine/study.ini" | cut -c1-64)$" "$T/first.csv" &&
+    pass "study run: the report names the study file with its SHA-256" || fail "study run: the study file" "$(grep study "$T/first.csv")"
+grep -q "^# B file: my-rule.ini sha256:$(sha256sum "$T/mine/my-rule.ini" | cut -c1-64)$" "$T/first.csv" &&
+    pass "study run: ... and the variant file with its SHA-256" || fail "study run: the variant file" "$(grep file "$T/first.csv")"
+grep -q "^# B file: scripts/\|^# B file: variants/base.ini sha256:$(sha256sum variants/base.ini | cut -c1-64)$" "$T/first.csv" &&
+    pass "study run: ... and the shipped files it read" || fail "study run: the shipped files" "$(grep file "$T/first.csv")"
+cp -r "$T/mine" "$T/elsewhere/deeper/copy"
+(cd "$T/elsewhere" && "$CARC" study run deeper/copy/study.ini --csv --out ../copied.csv) 2>/dev/null
+same "study run: the folder copied elsewhere reruns to the same report" "$T/first.csv" "$T/copied.csv"
+(cd "$T/mine" && "$CARC" study run study.ini --csv) >"$T/here.csv" 2>/dev/null
+same "study run: ... and from inside the folder" "$T/first.csv" "$T/here.csv"
+"$CARC" compare base "$T/mine/my-rule.ini" --players greedy,random --games 40 --seed 7 --blocks 5 \
+    --min-effect share=0.05 --csv 2>/dev/null | grep -v '^#' >"$T/direct.table"
+grep -v '^#' "$T/first.csv" >"$T/first.table"
+same "study run: the same numbers as the compare it stands for" "$T/direct.table" "$T/first.table"
+sed -i 's/farm-scoring = none/farm-scoring = per-city-once/' "$T/elsewhere/deeper/copy/my-rule.ini"
+(cd "$T/elsewhere" && "$CARC" study run deeper/copy/study.ini --csv) >"$T/changed.csv" 2>/dev/null
+if ! grep -q "my-rule.ini sha256:$(sha256sum "$T/mine/my-rule.ini" | cut -c1-64)" "$T/changed.csv" &&
+    grep -q "my-rule.ini sha256:$(sha256sum "$T/elsewhere/deeper/copy/my-rule.ini" | cut -c1-64)" "$T/changed.csv"; then
+    pass "study run: a variant changed in the copy shows in its report (another hash)"
+else
+    fail "study run: a changed variant shows in the report" "$(grep my-rule "$T/changed.csv")"
+fi
+check "study run: --json carries the study file" 0 '"study_file": {"file": "study.ini"' \
+    "$CARC" study run "$T/mine/study.ini" --json
+check "study run: --games-jsonl relative to where carc was started" 0 "" \
+    sh -c "cd '$T' && '$CARC' study run mine/study.ini --games-jsonl games.jsonl"
+[ "$(wc -l <"$T/games.jsonl" 2>/dev/null)" = 80 ] && pass "study run: ... 80 game lines there" ||
+    fail "study run: --games-jsonl" "$(ls "$T")"
+
+cat >"$T/sim.ini" <<'INI'
+[study]
+command = sim
+variant = robbers
+option = robbers.end-bonus=5
+players = greedy,greedy
+games = 4
+INI
+check "study run: a sim study" 0 "robbers.end-bonus=5" "$CARC" study run "$T/sim.ini"
+printf '[study]\ncommand = compare\na = base\ngamez = 4\n' >"$T/bad.ini"
+check "study run: an unknown setting names the file and line" 1 "bad.ini:4: unknown setting 'gamez'" \
+    "$CARC" study run "$T/bad.ini"
+printf '[study]\ncommand = race\n' >"$T/bad.ini"
+check "study run: an unknown command" 1 "bad.ini:2: command = compare, sim or tournament, not 'race'" \
+    "$CARC" study run "$T/bad.ini"
+printf '[study]\ncommand = sim\na = base\n' >"$T/bad.ini"
+check "study run: a and b in a sim study" 1 "sim and tournament take 'variant ='" "$CARC" study run "$T/bad.ini"
+printf '[study]\ncommand = compare\nb = base\n' >"$T/bad.ini"
+check "study run: a compare study without a" 1 "names its variants 'a = ...'" "$CARC" study run "$T/bad.ini"
+printf '[options]\ncommand = sim\n' >"$T/bad.ini"
+check "study run: another section" 1 "one section, [study], not [options]" "$CARC" study run "$T/bad.ini"
+check "study run: a missing file" 1 "no-such.ini" "$CARC" study run "$T/no-such.ini"
+check "study run: a flag that is not the command line's" 2 "is not an option of carc study run" "$CARC" study run "$T/sim.ini" --games 4
+check "study run: --help" 0 "usage: carc study run FILE" "$CARC" study --help
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
