@@ -92,6 +92,7 @@ static void random_games(const char *variant, int games)
     river_stats s = {0, 0};
     for (int i = 0; i < games; i++) play_checked_game(r, lo + i % (hi - lo + 1), (uint64_t)i + 1, NULL, 0, check_move, &s);
     /* The checks had rivers to check: nearly every river is laid whole. */
+    printf("  %s: %d of %d random games laid the whole river\n", variant, s.rivers_done, games);
     if (s.rivers_done < games * 9 / 10) fail_msg("%s: only %d of %d games laid the whole river", variant, s.rivers_done, games);
     assert_true(s.lakes >= s.rivers_done);
     carc_rules_free(r);
@@ -120,6 +121,7 @@ static void test_greedy_games(void **state)
     char err[1024];
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         carc_rules *r = load(variants[v]);
+        int whole = 0;
         for (int seed = 1; seed <= greedy_games(); seed++) {
             int players = 2 + seed % 3;
             carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
@@ -132,10 +134,15 @@ static void test_greedy_games(void **state)
                 else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
                 check_river_board(g, variants[v]);
             }
-            if (check_river_board(g, variants[v]) != 12) fail_msg("%s, seed %d: the river is not whole", variants[v], seed);
+            /* A river tile every placement of which is vetoed (the river
+             * wound back against itself) follows unplaceable-tile: the
+             * river may end short, rarely. */
+            whole += check_river_board(g, variants[v]) == 12;
             for (int p = 0; p < players; p++) agent_free(ag[p]);
             carc_game_free(g);
         }
+        printf("  %s: %d of %d greedy games laid the whole river\n", variants[v], whole, greedy_games());
+        if (whole < greedy_games() * 9 / 10) fail_msg("%s: only %d of %d greedy games laid the whole river", variants[v], whole, greedy_games());
         carc_rules_free(r);
     }
 }
