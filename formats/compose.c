@@ -783,6 +783,13 @@ static int resolve_all(composition *c, const char *const *overrides, int noverri
             size_t u = strlen(c->title);
             snprintf(c->title + u, sizeof c->title - u, "%s%s", i ? " + " : "", t);
         }
+        /* Cut to one line of a variant file, at a character's start. */
+        size_t len = strlen(c->title);
+        if (len > COMP_TITLE_FIT) {
+            size_t cut = COMP_TITLE_FIT - 3;
+            while (cut > 0 && ((unsigned char)c->title[cut] & 0xc0) == 0x80) cut--;
+            memcpy(c->title + cut, "...", 4);
+        }
     }
     return 0;
 }
@@ -805,6 +812,15 @@ int comp_load(composition *c, const char *name_or_path, const char *const *overr
         return c->top < 0 ? -1 : resolve_all(c, overrides, noverrides, err, errn);
     }
     if (strchr(name_or_path, '+')) {
+        size_t len = strlen(name_or_path);
+        if (len > COMP_SPEC_MAX) {
+            /* never cut: a cut name could end on another module */
+            snprintf(err, errn,
+                     "the composition '%.40s...' has %zu characters, more than the %d a variant's name may have "
+                     "(write a variant file that includes its modules)",
+                     name_or_path, len, COMP_SPEC_MAX);
+            return -1;
+        }
         int m = new_module(c, err, errn);
         if (m < 0) return -1;
         c->top = m;

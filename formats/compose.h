@@ -22,12 +22,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "inireader.h"
+
 #define COMP_MAX_MODULES 64
 #define COMP_MAX_INCLUDES 16
 #define COMP_MAX_ITEMS 4096       /* lines of one module that are items */
 #define COMP_MAX_OPTIONS 128      /* [options] keys of one module */
 #define COMP_NAME_LEN 256         /* a variant's name: "base+robbers+fairy" */
 #define COMP_TITLE_LEN 512
+/* A composition "a+b+c" is the variant's name, a line `name = ...` of the
+ * variant file `variant show` writes: at most this many characters. */
+#define COMP_SPEC_MAX (INI_LINE_MAX_CHARS - 7)
+/* A title made by joining the modules' is cut to fit `title = ...`. */
+#define COMP_TITLE_FIT (INI_LINE_MAX_CHARS - 8)
 
 typedef enum item_kind {
     IT_SET,            /* [tiles] sets: value is the resolved path */

@@ -7,6 +7,9 @@
 #include <stdio.h>
 
 #define INI_MAX_FILE_BYTES (4 << 20)
+/* Characters of a line (inih's INI_MAX_LINE, 200, less the line break and
+ * the NUL): what carc writes as a variant (variant show) keeps to it. */
+#define INI_LINE_MAX_CHARS 197
 
 typedef struct ini_reader_state {
     FILE *f;

@@ -1,6 +1,7 @@
 /* record.c - read, replay and write game records. */
 #include "record.h"
 #include "regular_file.h"
+#include "atomic_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -73,8 +74,8 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
         next = strchr(raw, '\n');
         if (next) *next++ = 0;
         lineno++;
-        if (strlen(raw) > 1000) {
-            return parse_fail(rec, err, errn, name, lineno, "line longer than 1000 characters");
+        if (strlen(raw) > CARC_RECORD_MAX_LINE) {
+            return parse_fail(rec, err, errn, name, lineno, "line longer than %d characters", CARC_RECORD_MAX_LINE);
         }
         char *s = clean(raw);
         if (!*s) continue;
@@ -226,7 +227,9 @@ int carc_draw_text(const carc_game *g, int type, char *buf, size_t n)
 
 int carc_option_record_text(const carc_game *g, int k, char *buf, size_t n)
 {
-    if (carc_option_text(g, k, buf, n) < 0) return -1;
+    int len = carc_option_text(g, k, buf, n);
+    /* cut short by buf: a replay would not match it */
+    if (len < 0 || (size_t)len >= n || ((size_t)len + 1 == n && n <= CARC_OPTION_TEXT_MAX)) return -1;
     return carc_option_duplicate(g, k) < 0 ? 0 : -1;
 }
 
@@ -376,11 +379,16 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
                       const char *const *options, int noptions)
 {
     memset(w, 0, sizeof *w);
+    w->fd = -1;
     char line[640], ref[512];
     int rc = wappend(w, "carcassonne-record 1\n");
     /* Named so that the record replays from any directory: a variant file
      * (alone or in a composition) by its absolute path. */
-    carc_variant_reference(variant, ref, sizeof ref);
+    if (carc_variant_reference(variant, ref, sizeof ref) < 0) {
+        snprintf(w->error, sizeof w->error, "the variant's name with its files' absolute paths is longer than %zu "
+                 "characters, more than a record holds", sizeof ref - 1);
+        return -1;
+    }
     snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", ref, seed);
     rc |= wappend(w, line);
     for (int i = 0; i < nplayers; i++) {
@@ -392,88 +400,84 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
         rc |= wappend(w, line);
     }
     rc |= wappend(w, "---\n");
+    if (rc) snprintf(w->error, sizeof w->error, "out of memory");
     return rc ? -1 : 0;
 }
 
 int carc_writer_line(carc_record_writer *w, const char *line)
 {
-    return wappend(w, line) || wappend(w, "\n") ? -1 : 0;
-}
-
-/* The directory part of path ("." when there is none), malloc'd. */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash) return strdup(".");
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, path, n);
-        d[n] = 0;
+    size_t n = strlen(line);
+    w->error[0] = 0;
+    if (n > CARC_RECORD_MAX_LINE)
+        snprintf(w->error, sizeof w->error, "a record line of %zu characters (a record's lines hold at most %d)", n,
+                 CARC_RECORD_MAX_LINE);
+    else if (strpbrk(line, "\n\r#"))
+        snprintf(w->error, sizeof w->error, "the record line '%.60s' holds a line break or '#' and would not read back",
+                 line);
+    else if (w->nlines >= CARC_RECORD_MAX_LINES)
+        snprintf(w->error, sizeof w->error, "the record would pass its limit of %d move lines", CARC_RECORD_MAX_LINES);
+    else if (w->len + n + 1 > CARC_RECORD_MAX_BYTES)
+        snprintf(w->error, sizeof w->error, "the record would pass its limit of %d bytes", CARC_RECORD_MAX_BYTES);
+    else if (wappend(w, line) || wappend(w, "\n"))
+        snprintf(w->error, sizeof w->error, "out of memory");
+    else {
+        w->nlines++;
+        return 0;
     }
-    return d;
+    return -1;
 }
 
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn)
 {
-    /* The temporary file beside FILE gets a name nobody can guess, made by
-     * mkstemp: created new (O_EXCL), so a link or file planted there is
-     * refused, never followed or overwritten. Its name is as long as it
-     * needs (no truncation onto a neighbour's name). */
-    size_t tn = strlen(path) + sizeof ".tmpXXXXXX";
-    char *tmp = malloc(tn);
-    if (!tmp) {
+    return atomic_file_write(path, w->buf, w->len, NULL, err, errn);
+}
+
+static void sync_close(carc_record_writer *w)
+{
+    if (w->fd_open) close(w->fd);
+    w->fd_open = false;
+    w->fd = -1;
+}
+
+int carc_writer_sync(carc_record_writer *w, const char *path, bool flush, char *err, size_t errn)
+{
+    if (w->fd_open && w->sync_path && strcmp(w->sync_path, path) != 0) sync_close(w);
+    if (w->fd_open) {
+        /* The moves since the last save, appended in one write; on a
+         * failure they are cut back off, so the file stays the last whole
+         * record, and the record is written whole (compacted) below. */
+        size_t before = w->synced, off = before;
+        int failed = 0;
+        while (off < w->len && !failed) {
+            ssize_t n = pwrite(w->fd, w->buf + off, w->len - off, (off_t)off);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) failed = 1;
+            else off += (size_t)n;
+        }
+        if (!failed) w->synced = w->len;
+        if (!failed && (!flush || w->flushed == w->len || fdatasync(w->fd) == 0)) {
+            if (flush) w->flushed = w->len;
+            return 0;
+        }
+        if (ftruncate(w->fd, (off_t)before) == 0) fdatasync(w->fd);
+        sync_close(w);
+    }
+    free(w->sync_path);
+    w->sync_path = strdup(path);
+    if (!w->sync_path) {
         snprintf(err, errn, "%s: out of memory", path);
         return -1;
     }
-    snprintf(tmp, tn, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errn, "%s: cannot write (%s)", tmp, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    fchmod(fd, 0644); /* mkstemp makes it 0600; a record is as readable as any file carc writes */
-    size_t off = 0;
-    while (off < w->len) {
-        ssize_t n = write(fd, w->buf + off, w->len - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            snprintf(err, errn, "%s: write failed (%s)", tmp, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return -1;
-        }
-        off += (size_t)n;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        snprintf(err, errn, "%s: cannot flush (%s)", tmp, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errn, "%s: cannot replace (%s)", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    /* The rename is durable once the directory is on disk too (a crash of
-     * the machine, not only of carc, keeps the new record). */
-    char *dir = dir_of(path);
-    int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY) : -1;
-    if (dfd >= 0) {
-        fsync(dfd); /* best effort: some file systems refuse it */
-        close(dfd);
-    }
-    free(dir);
+    if (atomic_file_write(path, w->buf, w->len, &w->fd, err, errn) < 0) return -1;
+    w->fd_open = true;
+    w->synced = w->flushed = w->len;
     return 0;
 }
 
 void carc_writer_free(carc_record_writer *w)
 {
+    sync_close(w);
+    free(w->sync_path);
     free(w->buf);
     memset(w, 0, sizeof *w);
 }

@@ -13,8 +13,12 @@
 
 #include "carc.h"
 
-#define CARC_RECORD_MAX_BYTES (8 << 20)
-#define CARC_RECORD_MAX_LINES 200000
+/* The limits of a record, one set for the reader and the writer: a record
+ * the writer finishes is one every reader accepts (the writer refuses the
+ * line that would pass them, and the game stops there). */
+#define CARC_RECORD_MAX_BYTES (8 << 20) /* the whole file */
+#define CARC_RECORD_MAX_LINES 200000    /* move lines, after '---' */
+#define CARC_RECORD_MAX_LINE 1000       /* characters of one line */
 
 typedef struct carc_record_line {
     char *text;   /* without comment and surrounding blanks */
@@ -73,24 +77,50 @@ int carc_record_advance(carc_game *g, const carc_record *rec, int *next);
  * none). */
 int carc_record_step(carc_game *g, int status, const carc_record *rec, int *next, char *err, size_t errn);
 
-/* A record being written while a game is played. */
+/* A record being written while a game is played. Zero it (= {0}) or
+ * carc_writer_begin it before use; carc_writer_free it after. */
 typedef struct carc_record_writer {
     char *buf;
     size_t len, cap;
+    int nlines;        /* move lines, after '---' */
+    char error[200];   /* why carc_writer_line refused its line */
+    /* carc_writer_sync's file: its path, how much of buf it holds, and it
+     * open for appending (fd_open). */
+    char *sync_path;
+    size_t synced, flushed;
+    int fd;
+    bool fd_open;
 } carc_record_writer;
 
 int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed, int nplayers,
                       const char *const *names, const char *const *agents,
                       const char *const *options, int noptions);
+/* Appends a move line. -1 with the reason in w->error when the record
+ * would then pass a limit a reader holds it to (CARC_RECORD_MAX_*: "the
+ * record would pass its 200000 move lines ..."), when the line would not
+ * read back as written (a newline or '#' in it), or out of memory; the
+ * record is then unchanged, and the game stops there. */
 int carc_writer_line(carc_record_writer *w, const char *line);
 /* Writes the record to path atomically (temporary file, fsync, rename). */
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn);
+/* Saves the record to path as a game goes on, in time linear in its length:
+ * the first call writes it whole (as carc_writer_save) and keeps the file
+ * open; each later call appends the lines added since, in one write, and
+ * with flush set also flushes them to disk (fdatasync). An appended line is
+ * in the file once the call returns, so a carc killed later leaves it
+ * there; a crash of the machine keeps what was flushed. An append that
+ * fails (a full disk) is cut back off the file, so it keeps the record of
+ * the last save, and the record is written whole again (compacted). Give
+ * the same path every call; carc_writer_free closes the file. 0, or -1
+ * with "FILE: reason" in err. */
+int carc_writer_sync(carc_record_writer *w, const char *path, bool flush, char *err, size_t errn);
 void carc_writer_free(carc_record_writer *w);
 
 /* The record line of option k of the pending decision, and whether a replay
  * will take it for option k: 0 if so; -1 if another option of the decision
  * reads the same (a plugin's or script's format can give two options one
- * text), so a record holding it would replay a different game. */
+ * text), so a record holding it would replay a different game, or when n
+ * is too small for the text (give CARC_OPTION_TEXT_MAX + 1). */
 int carc_option_record_text(const carc_game *g, int k, char *buf, size_t n);
 
 /* Appends the record line for the pending chance draw of type / option i. */

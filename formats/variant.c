@@ -285,8 +285,12 @@ static void describe_modules(FILE *f, const struct carc_rules *r, const composit
     if (r->title[0]) fprintf(f, "title = %s\n", r->title);
     fprintf(f, "players = %d-%d\n", r->min_players, r->max_players);
     if (top->ninc) {
+        /* one line, or one line each where they would not fit in one */
+        size_t len = strlen("include =");
+        for (int i = 0; i < top->ninc; i++) len += 1 + strlen(c->mods[top->inc[i]].ref);
         fprintf(f, "include =");
-        for (int i = 0; i < top->ninc; i++) fprintf(f, " %s", c->mods[top->inc[i]].ref);
+        for (int i = 0; i < top->ninc; i++)
+            fprintf(f, "%s%s", i && len > INI_LINE_MAX_CHARS ? "\ninclude = " : " ", c->mods[top->inc[i]].ref);
         fprintf(f, "\n");
     }
     show_withouts(f, c, IT_WITHOUT_MODULE);
@@ -354,6 +358,32 @@ static void describe(FILE *f, const struct carc_rules *r, const composition *c, 
     }
 }
 
+/* Cuts each comment line longer than a variant file's lines may be (a
+ * module's path in "# from ..."), at a character's start, with "...": the
+ * text loads back as a variant. */
+static void cut_long_comments(char *buf)
+{
+    char *w = buf;
+    for (const char *line = buf; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        size_t keep = n;
+        if (n > INI_LINE_MAX_CHARS && line[strspn(line, " \t")] == '#') {
+            keep = INI_LINE_MAX_CHARS - 3;
+            while (keep > 0 && ((unsigned char)line[keep] & 0xc0) == 0x80) keep--;
+        }
+        memmove(w, line, keep);
+        w += keep;
+        if (keep < n) {
+            memcpy(w, "...", 3);
+            w += 3;
+        }
+        if (nl) *w++ = '\n';
+        line += n + (nl ? 1 : 0);
+    }
+    *w = 0;
+}
+
 static char *describe_text(const struct carc_rules *r, const composition *c, const char *const *overrides,
                            int nover)
 {
@@ -363,6 +393,7 @@ static char *describe_text(const struct carc_rules *r, const composition *c, con
     if (!f) return NULL;
     describe(f, r, c, overrides, nover);
     fclose(f);
+    if (buf) cut_long_comments(buf);
     return buf;
 }
 
@@ -435,27 +466,26 @@ static carc_rules *variant_load_locked(const char *name_or_path, const char *con
     return r;
 }
 
-void carc_variant_reference(const char *name_or_path, char *out, size_t n)
+int carc_variant_reference(const char *name_or_path, char *out, size_t n)
 {
     size_t l = strlen(name_or_path);
     char part[PATH_MAX];
     if (access(name_or_path, R_OK) == 0 && l > 4 && strcmp(name_or_path + l - 4, ".ini") == 0) {
-        snprintf(out, n, "%s", realpath(name_or_path, part) ? part : name_or_path);
-        return;
+        return snprintf(out, n, "%s", realpath(name_or_path, part) ? part : name_or_path) < (int)n ? 0 : -1;
     }
-    if (!strchr(name_or_path, '+')) {
-        snprintf(out, n, "%s", name_or_path);
-        return;
-    }
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", name_or_path);
+    if (!strchr(name_or_path, '+')) return snprintf(out, n, "%s", name_or_path) < (int)n ? 0 : -1;
+    char *buf = strdup(name_or_path);
+    if (!buf) return -1;
     if (n) out[0] = 0;
+    int rc = 0;
     for (char *save = NULL, *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
         size_t tl = strlen(t);
         if (access(t, R_OK) == 0 && tl > 4 && strcmp(t + tl - 4, ".ini") == 0 && realpath(t, part)) t = part;
         size_t u = strlen(out);
-        snprintf(out + u, n > u ? n - u : 0, "%s%s", u ? "+" : "", t);
+        if (snprintf(out + u, n > u ? n - u : 0, "%s%s", u ? "+" : "", t) >= (int)(n > u ? n - u : 0)) rc = -1;
     }
+    free(buf);
+    return rc;
 }
 
 carc_rules *carc_rules_from_tileset(const char *path, char *err, size_t errn)

@@ -557,7 +557,13 @@ static int l_ask(lua_State *L)
         lua_geti(L, 3, i);
         if (!lua_istable(L, -1)) return luaL_error(L, "ask: option %d is not a table", (int)i);
         opts[i - 1] = script_read_option(L, lua_gettop(L));
-        lua_pop(L, 1);
+        /* `track = space`: the option puts a figure on that space of the
+         * score track (where carc serve shows it). */
+        if (lua_getfield(L, -1, "track") == LUA_TNUMBER && opts[i - 1].tile < 0) {
+            opts[i - 1].tile = CARC_OPTION_TRACK;
+            opts[i - 1].seg = (int)lua_tointeger(L, -1);
+        }
+        lua_pop(L, 2);
     }
     script_checked(L, ctx, API->ask(ctx, player, label, opts, (int)n));
     return 0;

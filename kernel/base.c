@@ -26,6 +26,7 @@ static int ph_turn_start(struct carc_ctx *ctx, int call)
     g->turn.action_forbid_pass = false;
     g->turn.draw_offered = false;
     g->turn.ncompleted = 0;
+    g->turn.asked = 0;
     e.player = g->turn.active;
     dispatch(g, CARC_EV_TURN_START, &e);
     return CARC_PHASE_DONE;

@@ -54,8 +54,9 @@ carc_rules *carc_variant_load(const char *name_or_path, const char *const *overr
                               int noverrides, char *err, size_t errn);
 /* The same variant named so that it loads from any directory: a variant
  * file (or a file in a composition) by its absolute path, names as given.
- * Records store this. */
-void carc_variant_reference(const char *name_or_path, char *out, size_t n);
+ * Records store this. 0, or -1 when it does not fit in n bytes (out is
+ * then cut: do not use it). */
+int carc_variant_reference(const char *name_or_path, char *out, size_t n);
 /* The names of the shipped variants (DATA/variants/NAME.ini and one folder
  * down, "house/road-closer"), sorted; every one is also a module. The
  * caller frees them with carc_variant_names_free. */
@@ -85,6 +86,8 @@ void carc_tileset_summary(const carc_rules *r, void *file);
 /* How many Lua scripts the rules load (sandboxed code from anywhere: a
  * server does not run it to draw a page, option_targets.h). */
 int carc_rules_scripts(const carc_rules *r);
+/* Whether the plugin of that name is a Lua script. */
+int carc_rules_plugin_is_script(const carc_rules *r, const char *name);
 int carc_rules_min_players(const carc_rules *r);
 int carc_rules_max_players(const carc_rules *r);
 /* Prints the resolved composition (carc variant show): a variant file that
@@ -145,6 +148,13 @@ void carc_game_reseed_hidden(carc_game *g, uint64_t seed);
  * bot trying many moves cannot multiply them. A bot then stops trying and
  * chooses cheaply. Always 0 for a game of its own. */
 int carc_game_trials_spent(const carc_game *g);
+/* Stops calling scripts' handlers on g: for a copy made only to see what a
+ * C plugin's option does on the board (carc serve's markers), which must
+ * run no code from a stranger. The copy no longer plays as the game would. */
+void carc_game_mute_scripts(carc_game *g);
+/* option.tile of a script's option that puts a figure on the score track,
+ * its space in option.seg (carc.ask's `track` key): where carc serve shows it. */
+#define CARC_OPTION_TRACK (-2)
 void carc_game_free(carc_game *g);
 
 /* Runs the game until someone must decide, the game is over, or it failed. */
@@ -176,7 +186,11 @@ int carc_decision_player(const carc_game *g);
 const char *carc_decision_label(const carc_game *g);
 int carc_option_count(const carc_game *g);
 const carc_option *carc_option_at(const carc_game *g, int i);
-/* Canonical record text of option i. */
+/* An option's record text is at most this many bytes (a plugin's or
+ * script's longer text is cut there): a buffer of CARC_OPTION_TEXT_MAX + 1
+ * holds any. */
+#define CARC_OPTION_TEXT_MAX 900
+/* Canonical record text of option i (cut at n - 1 bytes, like snprintf). */
 int carc_option_text(const carc_game *g, int i, char *buf, size_t n);
 /* Option number whose text matches a record line (any name of a segment
  * matches), or -1. */

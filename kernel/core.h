@@ -28,6 +28,10 @@
 #include <emmintrin.h>
 #endif
 
+/* Decisions asked in one turn (final scoring counts as part of the last):
+ * the rules ask a few dozen at most; a phase asking for ever fills records
+ * no reader accepts (docs/security.md). */
+#define MAX_DECISIONS_PER_TURN 256
 /* Cells a look-ahead copy notes as changed before it copies them all
  * again (a placement changes at most 6). */
 #define CELL_JOURNAL 64
@@ -133,6 +137,7 @@ typedef struct turn_state {
      * at most 9 tiles' segments. */
     int completed[9 * MAX_SEGS];
     int ncompleted;
+    int asked;             /* decisions posed this turn (MAX_DECISIONS_PER_TURN) */
 } turn_state;
 
 struct carc_game {
@@ -229,6 +234,8 @@ struct carc_game {
     uint64_t trial_at;
     uint64_t answered;
     bool trials_spent;
+    /* Scripts' handlers are not called (carc_game_mute_scripts). */
+    bool scripts_muted;
     uint64_t cells_base;
     int cells_base_tiles;
     int ncell_journal;

@@ -52,6 +52,11 @@ static int pose(carc_game *g, int player, int owner, const char *label, int firs
         game_fail(g, "too many decisions pending");
         return -1;
     }
+    if (++g->turn.asked > MAX_DECISIONS_PER_TURN) {
+        game_fail(g, "%s asked more than %d decisions in one turn (a phase that asks for ever?)",
+                  option_owner(g, owner)->name, MAX_DECISIONS_PER_TURN);
+        return -1;
+    }
     decision *d = &g->dq[g->ndq++];
     d->player = player;
     d->owner = owner;
@@ -202,7 +207,7 @@ int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
     if (n == 0) return 0;
     buf[n - 1] = 0;
     size_t len = strlen(buf);
-    if (len > 900) buf[len = 900] = 0; /* records refuse lines over 1000 */
+    if (len > CARC_OPTION_TEXT_MAX) buf[len = CARC_OPTION_TEXT_MAX] = 0; /* records refuse lines over 1000 */
     bool blank = true;
     for (char *c = buf; *c; c++) {
         if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '#') *c = '?';
@@ -210,8 +215,13 @@ int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
     }
     if (blank) return snprintf(buf, n, "%s?", ps->name);
     char word[8];
-    if (sscanf(buf, " %7s", word) == 1 && strcmp(word, "end") == 0 && len + strlen(ps->name) + 2 < n) {
-        memmove(buf + strlen(ps->name) + 1, buf, len + 1);
+    size_t pre = strlen(ps->name) + 1;
+    if (sscanf(buf, " %7s", word) == 1 && strcmp(word, "end") == 0 && pre + 1 < n && pre < CARC_OPTION_TEXT_MAX) {
+        /* "NAME:end ...", still within CARC_OPTION_TEXT_MAX and the buffer */
+        if (len + pre > CARC_OPTION_TEXT_MAX) len = CARC_OPTION_TEXT_MAX - pre;
+        if (len + pre >= n) len = n - pre - 1;
+        buf[len] = 0;
+        memmove(buf + pre, buf, len + 1);
         memcpy(buf, ps->name, strlen(ps->name));
         buf[strlen(ps->name)] = ':';
     }

@@ -51,6 +51,7 @@ int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
     e->type = ev;
     for (int i = 0; i < n && !g->failed; i++) {
         const handler_ref *h = &r->handlers[ev][i];
+        if (g->scripts_muted && h->owner > 0 && r->plugins[h->owner - 1]->is_script) continue;
         struct carc_ctx ctx = GAME_CTX(g, h->owner, h->user);
         if (h->fn(&ctx, e) < 0) {
             const plugin_slot *ps = owner_slot(g, h->owner);
@@ -410,6 +411,8 @@ void carc_game_reseed_hidden(carc_game *g, uint64_t seed)
 void game_mark_trials_spent(carc_game *g) { g->trials_spent = true; }
 
 int carc_game_trials_spent(const carc_game *g) { return g->trials_spent; }
+
+void carc_game_mute_scripts(carc_game *g) { g->scripts_muted = true; }
 
 /* dst, just made a copy of src, tries moves for src's decision (or, when
  * src is itself a copy, for the decision src was made for). */

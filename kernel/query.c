@@ -3,6 +3,8 @@
  * features, and the rules' registries and tile types (for programs that draw
  * a game: carc render, the terminal board). Nothing here changes a game or
  * the rules. */
+#include <string.h>
+
 #include "core.h"
 
 /* The one checking rule of every query here: an index out of range (a seat,
@@ -226,4 +228,11 @@ int carc_rules_scripts(const carc_rules *r)
     int n = 0;
     for (int i = 0; i < r->nplugins; i++) n += r->plugins[i]->is_script;
     return n;
+}
+
+int carc_rules_plugin_is_script(const carc_rules *r, const char *name)
+{
+    for (int i = 0; i < r->nplugins; i++)
+        if (strcmp(r->plugins[i]->name, name) == 0) return r->plugins[i]->is_script;
+    return 0;
 }

@@ -115,7 +115,7 @@ local function ask_placement(p)
     end
   end
   local opts = {}
-  for i = 1, n do opts[i] = { code = OPT_ROBBER, a = spaces[i] } end
+  for i = 1, n do opts[i] = { code = OPT_ROBBER, a = spaces[i], track = spaces[i] } end
   opts[n + 1] = { code = OPT_PASS }
   ask(p, "robber", opts)
 end

@@ -8,7 +8,8 @@
 #             carc.h, carc_plugin.h, kernel_host.h, api.h and rng.h (never
 #             core.h); formats/ no Lua
 #   cli/      its own headers, the public carc.h, carc_plugin.h and rng.h, and
-#             the tools' formats headers record.h, term_text.h, inireader.h
+#             the tools' formats headers record.h, term_text.h, inireader.h,
+#             regular_file.h, atomic_file.h
 # Prints every reach as "check-layers: FILE:LINE: what", then exits 1; exits
 # 0 when there is none.
 root=${1:-.}
@@ -19,7 +20,7 @@ awk -v kernel="$(names kernel/*.h)" -v host="$(names host/*.h)" -v formats="$(na
 BEGIN {
     kernel_std = " assert.h ctype.h emmintrin.h errno.h float.h inttypes.h limits.h math.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h "
     kernel_for_hosts = " carc.h carc_plugin.h kernel_host.h api.h rng.h "
-    for_cli = " carc.h carc_plugin.h rng.h record.h term_text.h inireader.h "
+    for_cli = " carc.h carc_plugin.h rng.h record.h term_text.h inireader.h regular_file.h atomic_file.h "
     lua = " lua.h lauxlib.h lualib.h luaconf.h "
     bad = 0
 }
@@ -45,7 +46,7 @@ layer == "kernel" && /(^|[^A-Za-z0-9_])(fopen|freopen|fdopen|popen|open|openat|o
         }
     } else if (layer == "cli") {
         if (sys && has(lua, name)) reach("includes " inc ": the command runs scripts through libcarc")
-        if (!sys && !has(cli, name) && !has(for_cli, name)) reach("includes " inc ": the command uses carc.h, carc_plugin.h, rng.h, record.h, term_text.h and inireader.h of libcarc")
+        if (!sys && !has(cli, name) && !has(for_cli, name)) reach("includes " inc ": the command uses carc.h, carc_plugin.h, rng.h, record.h, term_text.h, inireader.h, regular_file.h and atomic_file.h of libcarc")
     }
 }
 END {

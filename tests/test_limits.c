@@ -274,6 +274,88 @@ static void record_too_many_lines(void **state)
     record_refused(write_text("lines.rec", &t), "more than 200000 lines");
 }
 
+/* The writer keeps to the reader's limits: it refuses the line that would
+ * pass one (the game stops there), and what it wrote parses. */
+static void writer_keeps_to_reader_limits(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"A", "B"}, *const agents[] = {"random", "random"};
+    char err[512], line[CARC_RECORD_MAX_LINE + 2];
+    carc_record_writer w;
+    carc_record rec;
+    /* a line over 1000 characters, a line with '#' or a line break */
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    memset(line, 'x', CARC_RECORD_MAX_LINE + 1);
+    line[CARC_RECORD_MAX_LINE + 1] = 0;
+    assert_int_equal(carc_writer_line(&w, line), -1);
+    assert_non_null(strstr(w.error, "at most 1000"));
+    line[CARC_RECORD_MAX_LINE] = 0;
+    assert_int_equal(carc_writer_line(&w, line), 0);
+    assert_int_equal(carc_writer_line(&w, "pass # a comment"), -1);
+    assert_int_equal(carc_writer_line(&w, "pass\ndraw base:D"), -1);
+    if (carc_record_parse("memory", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, 1);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+    /* move lines: the 200,001st is refused */
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    int n = 0;
+    while (carc_writer_line(&w, "pass") == 0) n++;
+    assert_int_equal(n, CARC_RECORD_MAX_LINES);
+    assert_non_null(strstr(w.error, "would pass its limit of 200000 move lines"));
+    if (carc_record_parse("memory", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, CARC_RECORD_MAX_LINES);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+    /* bytes: lines of 1000 characters until the record would pass 8 MiB */
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    n = 0;
+    while (carc_writer_line(&w, line) == 0) n++;
+    assert_non_null(strstr(w.error, "would pass its limit of 8388608 bytes"));
+    assert_true(w.len <= CARC_RECORD_MAX_BYTES && w.len + CARC_RECORD_MAX_LINE + 1 > CARC_RECORD_MAX_BYTES);
+    if (carc_record_parse("memory", w.buf, w.len, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, n);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+}
+
+/* A turn asks at most MAX_DECISIONS_PER_TURN decisions, the rules' own
+ * included: a phase asking for ever stops the game, naming the script. */
+static void decisions_per_turn_capped(void **state)
+{
+    (void)state;
+    char cwd[512], ini[1024], err[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    static const char *const names[] = {"A", "B"};
+    for (int asks = 250; asks <= 260; asks += 10) {
+        snprintf(ini, sizeof ini,
+                 "[variant]\nname = ask-many\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/ask-many.lua\n"
+                 "[options]\nask-many.asks = %d\n",
+                 cwd, asks);
+        carc_rules *r = carc_variant_load(write_file("ask-many.ini", ini), NULL, 0, err, sizeof err);
+        if (!r) fail_msg("%s", err);
+        carc_game *g = carc_game_new(r, 2, names, 1, err, sizeof err);
+        assert_non_null(g);
+        int st, asked = 0;
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW || st == CARC_NEED_CHOICE) {
+            if (st == CARC_NEED_DRAW) assert_int_equal(carc_draw(g, -1), 0);
+            else if (carc_choose(g, 0) < 0) break;
+            else asked++;
+            if (carc_turn_number(g) > 1) break; /* the first turn whole */
+        }
+        if (asks == 250) {
+            assert_true(carc_turn_number(g) > 1);
+            assert_int_equal(asked, 252); /* place, action and the script's 250 */
+        } else {
+            assert_int_equal(st, CARC_FAILED);
+            assert_int_equal(asked, MAX_DECISIONS_PER_TURN);
+            assert_non_null(strstr(carc_game_error(g), "ask-many asked more than 256 decisions in one turn"));
+        }
+        carc_game_free(g);
+        carc_rules_free(r);
+    }
+}
+
 static void record_too_many_players(void **state)
 {
     (void)state;
@@ -605,6 +687,8 @@ static void long_names_refused(void **state)
 /* ---- names that records carry, files that are not files, saves -------------------------- */
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 /* Finding 7: a '#' (or a space) in a tile id, set name, kind or mark
@@ -705,6 +789,84 @@ static void save_refuses_planted_links(void **state)
     }
 }
 
+/* The whole file at path, malloc'd (its length in *len). */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(CARC_RECORD_MAX_BYTES + 1);
+    assert_non_null(buf);
+    *len = fread(buf, 1, CARC_RECORD_MAX_BYTES + 1, f);
+    fclose(f);
+    return buf;
+}
+
+static void expect_saved(const char *path, const carc_record_writer *w)
+{
+    size_t len;
+    char *got = slurp(path, &len);
+    assert_int_equal(len, w->len);
+    assert_memory_equal(got, w->buf, len);
+    free(got);
+}
+
+/* play's saves (carc_writer_sync): the record written whole once, then
+ * each move appended to the same file; an append that fails (here a file
+ * size limit, as a full disk) is cut back off, the file keeping the last
+ * save whole, and the next save writes the record whole again. */
+static void save_appends_and_recovers(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"A", "B"}, *const agents[] = {"random", "random"};
+    const char *path = tmp_path("appended.rec");
+    char err[1024];
+    carc_record_writer w;
+    assert_int_equal(carc_writer_begin(&w, "base", 1, 2, names, agents, NULL, 0), 0);
+    assert_int_equal(carc_writer_sync(&w, path, true, err, sizeof err), 0);
+    struct stat first, now;
+    assert_int_equal(stat(path, &first), 0);
+    expect_saved(path, &w);
+    for (int i = 0; i < 50; i++) {
+        assert_int_equal(carc_writer_line(&w, i % 2 ? "pass" : "draw base:D"), 0);
+        assert_int_equal(carc_writer_sync(&w, path, i % 10 == 0, err, sizeof err), 0);
+        expect_saved(path, &w);
+    }
+    assert_int_equal(stat(path, &now), 0);
+    assert_true(now.st_ino == first.st_ino); /* appended, never written anew */
+    /* The next append passes a file size limit (SIGXFSZ ignored: EFBIG). */
+    size_t good = w.len;
+    char *before = slurp(path, &(size_t){0});
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim = old;
+    lim.rlim_cur = (rlim_t)good + 8;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    for (int i = 0; i < 10; i++) assert_int_equal(carc_writer_line(&w, "deploy follower road@E"), 0);
+    int rc = carc_writer_sync(&w, path, true, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(err, "File too large"));
+    size_t len;
+    char *after = slurp(path, &len);
+    assert_int_equal(len, good); /* the last save, whole */
+    assert_memory_equal(after, before, good);
+    free(after);
+    free(before);
+    /* Room again: the record is written whole. */
+    assert_int_equal(carc_writer_sync(&w, path, true, err, sizeof err), 0);
+    expect_saved(path, &w);
+    carc_record rec;
+    if (carc_record_load(path, &rec, err, sizeof err) < 0) fail_msg("%s", err);
+    assert_int_equal(rec.nlines, 60);
+    carc_record_free(&rec);
+    carc_writer_free(&w);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -c 'appended.rec.tmp' >/dev/null && exit 1 || exit 0", tmp_path(""));
+    assert_int_equal(system(cmd), 0); /* no temporary file left */
+}
+
 /* Finding 11: a save path of 1023 characters or more cut the temporary
  * name short, onto a neighbouring file's name. */
 static void save_with_a_long_path(void **state)
@@ -793,6 +955,8 @@ int main(void)
         cmocka_unit_test(record_too_large),
         cmocka_unit_test(record_line_too_long),
         cmocka_unit_test(record_too_many_lines),
+        cmocka_unit_test(writer_keeps_to_reader_limits),
+        cmocka_unit_test(decisions_per_turn_capped),
         cmocka_unit_test(record_too_many_players),
         cmocka_unit_test(record_too_many_options),
         cmocka_unit_test(plugin_path_rule),
@@ -808,6 +972,7 @@ int main(void)
         cmocka_unit_test(fifos_refused),
         cmocka_unit_test(save_refuses_planted_links),
         cmocka_unit_test(save_with_a_long_path),
+        cmocka_unit_test(save_appends_and_recovers),
         cmocka_unit_test(bot_budgets_capped),
         cmocka_unit_test(render_page_capped),
     };

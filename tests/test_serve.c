@@ -463,7 +463,10 @@ static void test_load_record(void **state)
 }
 
 /* Every option of every decision of an all-expansions game has a place on
- * the board but pass and the choices with none (whom to rob). */
+ * the board but pass, the choices with none (whom to rob) and the options of
+ * scripts that name none (the Ark's walks): found without running a script
+ * (the kernel's by their fields, a script's by the tile or track space it
+ * names, a C plugin's on a copy whose scripts are muted). */
 static void test_every_option_has_a_place(void **state)
 {
     (void)state;
@@ -477,8 +480,13 @@ static void test_every_option_has_a_place(void **state)
             const char *text = json_string_value(json_object_get(o, "text"));
             const char *kind = json_string_value(json_object_get(json_object_get(o, "target"), "kind"));
             if (strncmp(text, "place ", 6) == 0) assert_string_equal(kind, "place"), placed++;
+            /* The Ark's options are a script's: where one names its tile it
+             * is shown there; a walk names none (the server runs no script
+             * to find where it leads) and is offered beside the board. */
+            else if (strncmp(text, "ark", 3) == 0)
+                assert_true(strcmp(kind, "figure") == 0 || strcmp(kind, "none") == 0);
             else if (strncmp(text, "deploy ", 7) == 0 || strncmp(text, "dragon ", 7) == 0 ||
-                     strncmp(text, "fairy ", 6) == 0 || strncmp(text, "ark", 3) == 0) {
+                     strncmp(text, "fairy ", 6) == 0) {
                 if (strcmp(kind, "figure") != 0) fprintf(stderr, "'%s' has no place (%s)\n", text, kind);
                 assert_string_equal(kind, "figure");
                 figures++;
@@ -987,6 +995,49 @@ static void test_text_utf8_conversion(void **state)
     json_decref(j);
 }
 
+/* A game whose record would pass what a reader accepts stops before it,
+ * with the message; the move is refused, no later move is taken, and the
+ * record saved is the one before, which replays (the limit lowered here to
+ * reach it in a few moves: the server's is CARC_RECORD_MAX_BYTES). */
+static void test_record_limit_stops_the_game(void **state)
+{
+    (void)state;
+    session_setup su = {.variant = "base", .seed = 4, .nplayers = 2, .names = {"A", "B"}, .agents = {"human", "human"}};
+    char err[2048] = "", path[1200];
+    registry_save_path(path, sizeof path, save_dir, "limit");
+    serve_session *s = session_new(&su, path, err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    int status = 0;
+    json_t *opened = serve_open_game(s, NULL, true, err, sizeof err, &status); /* the registry's now */
+    assert_non_null(opened);
+    json_decref(opened);
+    s->max_line_bytes = s->line_bytes + 120;
+    int moves = 0, rc = 0;
+    while (rc == 0 && moves < 100) {
+        rc = session_choose(s, session_serial(s), 0, err, sizeof err, &status);
+        if (rc == 0) moves++;
+    }
+    assert_int_equal(rc, -1);
+    assert_true(moves > 0 && moves < 100);
+    assert_non_null(strstr(err, "would pass what a reader accepts"));
+    assert_non_null(strstr(s->failed, "would pass what a reader accepts"));
+    assert_true(s->line_bytes <= s->max_line_bytes);
+    int lines = s->nlines;
+    assert_int_equal(session_choose(s, session_serial(s), 0, err, sizeof err, &status), -1);
+    assert_int_equal(status, 409);
+    /* the saved record holds every line the session kept, and replays */
+    carc_record rec;
+    assert_int_equal(carc_record_load(path, &rec, err, sizeof err), 0);
+    assert_int_equal(rec.nlines, lines);
+    carc_rules *rules = carc_record_rules(&rec, err, sizeof err);
+    assert_non_null(rules);
+    carc_game *g = NULL;
+    assert_int_equal(carc_replay(&rec, rules, &g, err, sizeof err), 0);
+    carc_game_free(g);
+    carc_rules_free(rules);
+    carc_record_free(&rec);
+}
+
 int main(void)
 {
     test_tmp_subdir(save_dir, sizeof save_dir, "saves");
@@ -1015,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_slow_clients),
         cmocka_unit_test(test_compositions_side_by_side),
         cmocka_unit_test(test_agents_are_the_commands_list),
+        cmocka_unit_test(test_record_limit_stops_the_game),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);

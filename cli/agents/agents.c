@@ -191,6 +191,23 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
                  sizeof ((agent *)0)->spec - 1);
         return NULL;
     }
+    /* A seat's agent is a word of its record's `player NAME AGENT` line:
+     * a blank would split it, '#' start a comment, a control character
+     * reach the terminal; such a record would not read back. */
+    for (const unsigned char *c = (const unsigned char *)spec; *c; c++)
+        if (*c <= ' ' || *c == '#' || *c == 0x7f) {
+            snprintf(err, errn,
+                     "agent '%.64s' cannot be saved in a record: an agent is one word, without blanks, '#' or "
+                     "control characters (name a weights file whose path has none)",
+                     spec);
+            for (char *e = err; *e; e++)
+                if ((unsigned char)*e < ' ' || *e == 0x7f) *e = '?';
+            return NULL;
+        }
+    if (!*spec) {
+        snprintf(err, errn, "an agent's name is empty");
+        return NULL;
+    }
     agent *a = calloc(1, sizeof *a);
     if (!a) {
         snprintf(err, errn, "out of memory");

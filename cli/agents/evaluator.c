@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "inireader.h"
 
 typedef struct load_ctx {
@@ -120,9 +121,14 @@ void evaluator_path_for(const char *variant, int players, char *buf, size_t n)
 
 int evaluator_save(const evaluator *e, const char *path, char *err, size_t errn)
 {
-    FILE *f = fopen(path, "w");
+    /* Made in memory, then saved whole (atomic_file_write): a save that
+     * fails (a full disk) leaves the weights saved before, never an empty
+     * or half-written file. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) {
-        snprintf(err, errn, "%s: cannot write: %s", path, strerror(errno));
+        snprintf(err, errn, "%s: out of memory", path);
         return -1;
     }
     fprintf(f,
@@ -136,11 +142,15 @@ int evaluator_save(const evaluator *e, const char *path, char *err, size_t errn)
             "\nsigma = %.3f\n\n[weights]\n",
             e->variant, EVAL_FORMAT, e->variant, e->players, e->games, e->generations, e->seed, e->sigma);
     for (int i = 0; i < e->nweights; i++) fprintf(f, "%s = %.4f %.4f\n", e->name[i], e->early[i], e->late[i]);
-    if (fclose(f) != 0) {
-        snprintf(err, errn, "%s: cannot write: %s", path, strerror(errno));
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || !text) {
+        free(text);
+        snprintf(err, errn, "%s: out of memory", path);
         return -1;
     }
-    return 0;
+    int rc = atomic_file_write(path, text, len, NULL, err, errn);
+    free(text);
+    return rc;
 }
 
 int evaluator_bind(evaluator *e, const carc_rules *r, char *err, size_t errn)

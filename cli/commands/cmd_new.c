@@ -96,7 +96,7 @@ static const char *const plugin_make =
     "\t$(CC) $(CFLAGS) -shared -fPIC $(CARC_CFLAGS) -o $@ $<\n"
     "\n"
     "test: @NAME@.so\n"
-    "\tCARC_PLUGIN_PATH=$(CURDIR) $(CARC) test tests\n"
+    "\tCARC_PLUGIN_PATH='$(CURDIR)' $(CARC) test tests\n"
     "\n"
     "clean:\n"
     "\trm -f @NAME@.so\n"
@@ -208,6 +208,34 @@ static int write_file(const char *dir, const char *file, const char *tmpl, const
     return 0;
 }
 
+/* s as one word of a shell command written in a Makefile: single-quoted
+ * for the shell (a path with a space stays one word), '$' doubled and '#'
+ * escaped for make. -1 if it does not fit or holds a line break. */
+static int make_shell_word(const char *s, char *out, size_t n)
+{
+    size_t u = 0;
+    int rc = 0;
+#define PUT(str)                                                                   \
+    do {                                                                           \
+        const char *p_ = (str);                                                    \
+        size_t l_ = strlen(p_);                                                    \
+        if (u + l_ + 1 > n) rc = -1;                                               \
+        else memcpy(out + u, p_, l_ + 1), u += l_;                                 \
+    } while (0)
+    PUT("'");
+    for (; *s && rc == 0; s++) {
+        char one[2] = {*s, 0};
+        if (*s == '\n' || *s == '\r') rc = -1;
+        else if (*s == '\'') PUT("'\\''");
+        else if (*s == '$') PUT("$$");
+        else if (*s == '#') PUT("\\#");
+        else PUT(one);
+    }
+    PUT("'");
+#undef PUT
+    return rc;
+}
+
 /* The directory holding carc_plugin.h: the source tree's kernel/ for a carc
  * built there, PREFIX/include/carc for an installed one. */
 static void header_dir(char *out, size_t n)
@@ -242,7 +270,7 @@ static int run(const cli_args *a)
         fprintf(stderr, "carc new: cannot create the directory %s: %s\n", name, strerror(errno));
         return 1;
     }
-    char tests[PATH_MAX], carc[PATH_MAX], cflags[PATH_MAX + 8], hdr[PATH_MAX], load[128], file[64];
+    char tests[PATH_MAX], carc[PATH_MAX], cflags[3 * PATH_MAX + 16], hdr[PATH_MAX], load[128], file[64];
     snprintf(tests, sizeof tests, "%s/tests", name);
     if (mkdir(tests, 0777) < 0) {
         fprintf(stderr, "carc new: cannot create the directory %s: %s\n", tests, strerror(errno));
@@ -251,11 +279,19 @@ static int run(const cli_args *a)
     ssize_t l = readlink("/proc/self/exe", carc, sizeof carc - 1);
     snprintf(carc + (l > 0 ? l : 0), sizeof carc - (size_t)(l > 0 ? l : 0), "%s", l > 0 ? "" : "carc");
     header_dir(hdr, sizeof hdr);
-    snprintf(cflags, sizeof cflags, "-I%s", hdr);
+    /* The Makefile names carc and the header's folder as shell words: a
+     * path with a space, a quote, '$' or '#' stays whole. */
+    char carc_word[3 * PATH_MAX + 3], hdr_word[3 * PATH_MAX + 3];
+    if (plugin && (make_shell_word(carc, carc_word, sizeof carc_word) < 0 ||
+                   make_shell_word(hdr, hdr_word, sizeof hdr_word) < 0)) {
+        fprintf(stderr, "carc new: carc's path or its header folder holds a line break: a Makefile cannot name it\n");
+        return 1;
+    }
+    snprintf(cflags, sizeof cflags, "-I%s", plugin ? hdr_word : hdr);
     if (plugin) snprintf(load, sizeof load, "load = %s", name);
     else snprintf(load, sizeof load, "scripts = %s.lua", name);
     const char *keys[] = {"@NAME@", "@CARC@", "@CFLAGS@", "@LOAD@"};
-    const char *vals[] = {name, carc, cflags, load};
+    const char *vals[] = {name, plugin ? carc_word : carc, cflags, load};
     printf("carc new: %s %s\n", kind, name);
     int rc = 0;
     snprintf(file, sizeof file, "%s.%s", name, plugin ? "c" : "lua");

@@ -108,6 +108,7 @@ static int resume(const char *path, char **new_agents, int nagents)
         }
         for (int i = 0; i < rec.noptions; i++) opts[i] = rec.options[i];
         rc = carc_writer_begin(&w, rec.variant, rec.seed, rec.nplayers, names, ags, opts, rec.noptions);
+        if (rc < 0) snprintf(err, sizeof err, "%s: %s", path, w.error);
         for (int i = 0; i < rec.nlines && rc == 0; i++) rc = carc_writer_line(&w, rec.lines[i].text);
         for (int p = 0; p < rec.nplayers && rc == 0; p++) {
             /* Each agent's stream is offset by the decisions already made so a
@@ -115,7 +116,7 @@ static int resume(const char *path, char **new_agents, int nagents)
             agents[p] = agent_create(rec.agents[p], rec.seed + (uint64_t)rec.nlines, p, err, sizeof err);
             if (!agents[p]) rc = -1;
         }
-        if (rc == 0) rc = carc_writer_save(&w, path, err, sizeof err); /* the new agents, if any */
+        if (rc == 0) rc = carc_writer_sync(&w, path, true, err, sizeof err); /* whole: the new agents, if any */
         if (rc == 0) rc = terminal_play(g, agents, &w, path, stdout, err, sizeof err);
     }
     int out = finish(g, rules ? rc : -1, path, err);
@@ -217,9 +218,10 @@ static int run(const cli_args *args)
     carc_record_writer w = {0};
     if (rc == 0) {
         rc = carc_writer_begin(&w, variant, seed, np, names, (const char *const *)ags, overrides, nover);
+        if (rc < 0) snprintf(err, sizeof err, "%s: %s", save, w.error);
         printf("carc: %s, seed %llu; the game is saved to %s after every move\n", carc_rules_name(rules),
                (unsigned long long)seed, save);
-        if (rc == 0) rc = carc_writer_save(&w, save, err, sizeof err);
+        if (rc == 0) rc = carc_writer_sync(&w, save, true, err, sizeof err);
         if (rc == 0) rc = terminal_play(g, agents, &w, save, stdout, err, sizeof err);
     }
     int out = finish(g, rc, save, err);
@@ -239,12 +241,12 @@ static void agents_help(FILE *f)
 static const cli_flag flags[] = {
     FLAG_TEXT("--variant", "NAME", "variant name or file (default base)"),
     FLAG_TEXT("--players", "A,B[,...]", "the seats' agents (default human,greedy); see below"),
-    FLAG_TEXT("--names", "A,B[,...]", "the players' names, one per seat (default Red, Blue, ...)"),
+    FLAG_TEXT("--names", "A,B[,...]", "the players' names, one per seat (default Red, Blue ...)"),
     FLAG_U64("--seed", "S", "the game's seed (default: from the clock)"),
     FLAG_TEXT("--save", "FILE", "where the record goes (default carc-game.rec)"),
     FLAG_SWITCH("--force", "overwrite the --save file if it exists"),
     FLAG_TEXTS("--option", "KEY=VALUE", "a rule option for this game (repeatable)"),
-    FLAG_TEXT("--resume", "FILE", "continue a saved game (with --players: new agents for its seats)"),
+    FLAG_TEXT("--resume", "FILE", "continue a saved game (--players: new agents for its seats)"),
     FLAG_SWITCH("--compact", "a window of the board and short lists, for an 80x24 terminal\n"
                              "(also chosen when the terminal has fewer than 40 rows)"),
     FLAG_ALLOW_PLUGIN_PATHS("the variant"),
@@ -255,7 +257,8 @@ const cli_command command_play = {
     .max_operands = 0,
     .summary = "play a game at the terminal (default: you against a greedy bot)",
     .about = "Plays a game; default: you (human) against a greedy bot on the base game.\n"
-             "The record is saved atomically after every move (default carc-game.rec); an\n"
+             "The record is saved after every move, each move appended, so a game killed\n"
+             "at any moment leaves every move made (default carc-game.rec); an\n"
              "existing file is not overwritten unless --force is given. Closing the\n"
              "terminal (SIGHUP), SIGTERM or Ctrl-C stop the game saved.\n"
              "--resume FILE continues a saved game with its seats (its variant, seed, names\n"

@@ -171,11 +171,12 @@ static int run(const cli_args *args)
 }
 
 static const cli_flag flags[] = {
-    FLAG_INT("--turn", "N", 0, 1000000, "the board after turn N (0: the start tile alone; default: the end);\n"
-                                        "--html: the page opens at turn N"),
+    FLAG_INT("--turn", "N", 0, 1000000, "the board after turn N (0: the start tile alone;\n"
+                                        "default: the end); with --html, where the page opens"),
     FLAG_TEXT("--svg", "OUT.svg", "draw the board (or the tile set) as SVG into OUT.svg"),
     FLAG_TEXT("--html", "OUT.html", "write a self-contained page that replays the game"),
-    FLAG_TEXT("--tiles", "TILESET.ini", "draw every tile type of a tile-set file, eight to a row (with --svg)"),
+    FLAG_TEXT("--tiles", "TILESET.ini", "draw every tile type of a tile-set file instead,\n"
+                                        "eight to a row (with --svg)"),
     FLAG_ALLOW_PLUGIN_PATHS("the record's variant"),
 };
 
@@ -185,12 +186,12 @@ const cli_command command_render = {
     .min_operands = 0,
     .max_operands = 1,
     .summary = "draw a game record: an SVG board or an HTML replay page",
-    .about = "Draws a game record FILE: --svg the board at the end of the game (or after turn N:\n"
-             "0 is the start tile alone) with its figures, scores and score track; --html one\n"
-             "self-contained page that replays the game turn by turn (slider, step buttons,\n"
-             "moves, scores; it opens at turn N, or at the end). --tiles TILESET.ini --svg\n"
-             "OUT.svg draws every tile type of a tile-set file instead. OUT may be '-' for\n"
-             "standard output. See docs/render.md.\n",
+    .about = "Draws a game record FILE: --svg the board at the end of the game (or after\n"
+             "turn N: 0 is the start tile alone) with its figures, scores and score track;\n"
+             "--html one self-contained page that replays the game turn by turn (slider,\n"
+             "step buttons, moves, scores; it opens at turn N, or at the end). --tiles\n"
+             "TILESET.ini --svg OUT.svg draws every tile type of a tile-set file instead.\n"
+             "OUT may be '-' for standard output. See docs/render.md.\n",
     CLI_FLAGS(flags),
     .run = run,
 };

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "regular_file.h"
 #include "serve_access.h"
 #include "serve_http.h"
 #include "serve_registry.h"
@@ -44,17 +45,11 @@ static int run(const cli_args *a)
 
     char err[8192] = "", id[24] = "";
     if (resume) {
-        FILE *f = fopen(resume, "rb");
-        char *text = NULL;
+        /* A FIFO or a device is refused, never waited on. */
         size_t len = 0;
-        if (f) {
-            text = malloc(CARC_RECORD_MAX_BYTES + 1);
-            if (text) len = fread(text, 1, CARC_RECORD_MAX_BYTES + 1, f);
-            fclose(f);
-        }
-        if (!text || len > CARC_RECORD_MAX_BYTES) {
-            fprintf(stderr, "carc serve: %s: %s\n", resume, !f ? "cannot open" : "larger than a record may be");
-            free(text);
+        char *text = regular_file_read(resume, "record", CARC_RECORD_MAX_BYTES, &len, err, sizeof err);
+        if (!text) {
+            term_error("carc serve", err);
             return 1;
         }
         serve_session *s = session_from_record(resume, text, len, resume, err, sizeof err);

@@ -1,12 +1,13 @@
 /* cmd_stats.c - carc stats merge: the report of a study run in shards. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "term_text.h"
 #include "commands.h"
 #include "report.h"
 #include "shard.h"
 #include "study.h"
+#include "term_text.h"
 
 static int run(const cli_args *args)
 {
@@ -34,16 +35,30 @@ static int run(const cli_args *args)
         study_free(&b);
         return 1;
     }
+    /* The report quotes the shards (variant, agent and reason names): it is
+     * written through term_write, control characters escaped as replay does. */
+    char *shown = NULL;
+    size_t shown_len = 0;
+    FILE *out = open_memstream(&shown, &shown_len);
+    if (!out) {
+        fprintf(stderr, "carc stats merge: out of memory\n");
+        study_free(&a);
+        study_free(&b);
+        return 1;
+    }
     if (strcmp(kind, "compare") == 0) {
         a.label = b.label = "compare";
-        report_compare(&a, &b, &cs, stdout, format);
+        report_compare(&a, &b, &cs, out, format);
     } else if (strcmp(kind, "tournament") == 0) {
         a.label = "tournament";
-        report_tournament(&a, stdout, format);
+        report_tournament(&a, out, format);
     } else {
         a.label = "sim";
-        report_sim(&a, stdout, format);
+        report_sim(&a, out, format);
     }
+    fclose(out);
+    term_write(stdout, shown, shown_len);
+    free(shown);
     study_free(&a);
     study_free(&b);
     return 0;

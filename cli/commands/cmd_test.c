@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "scenario.h"
+#include "term_text.h"
 
 #define MAX_RECORDS 100000
 #define MAX_DEPTH 8
@@ -43,12 +44,48 @@ static int is_record(const char *name)
     return l > 4 && strcmp(name + l - 4, ".rec") == 0;
 }
 
-/* Every *.rec under dir, sorted by path. */
-static int collect(const char *dir, paths *out, int depth)
+/* The folders walked so far, by device and inode: each real folder is
+ * walked once, so a symbolic link back up the tree (a loop) or to a folder
+ * seen already adds nothing. */
+typedef struct seen_dirs {
+    dev_t *dev;
+    ino_t *ino;
+    int n, cap;
+} seen_dirs;
+
+/* 1 if st's folder was walked already, else notes it and 0; -1 out of memory. */
+static int seen_before(seen_dirs *s, const struct stat *st)
 {
+    for (int i = 0; i < s->n; i++)
+        if (s->dev[i] == st->st_dev && s->ino[i] == st->st_ino) return 1;
+    if (s->n == s->cap) {
+        int ncap = s->cap ? s->cap * 2 : 64;
+        dev_t *d = realloc(s->dev, (size_t)ncap * sizeof *d);
+        if (d) s->dev = d;
+        ino_t *i = realloc(s->ino, (size_t)ncap * sizeof *i);
+        if (i) s->ino = i;
+        if (!d || !i) return -1;
+        s->cap = ncap;
+    }
+    s->dev[s->n] = st->st_dev;
+    s->ino[s->n++] = st->st_ino;
+    return 0;
+}
+
+/* Every *.rec under dir, sorted by path; a folder reached twice (through
+ * a link) is walked once. */
+static int collect(const char *dir, paths *out, int depth, seen_dirs *seen)
+{
+    struct stat dst;
+    if (stat(dir, &dst) == 0) {
+        int was = seen_before(seen, &dst);
+        if (was) return was < 0 ? -1 : 0;
+    }
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "carc test: cannot read directory %s\n", dir);
+        fprintf(stderr, "carc test: cannot read directory ");
+        term_puts(stderr, dir);
+        fputc('\n', stderr);
         return -1;
     }
     paths here = {0};
@@ -66,8 +103,8 @@ static int collect(const char *dir, paths *out, int depth)
     for (int i = 0; i < here.n; i++) {
         struct stat st;
         if (rc == 0) {
-            if (stat(here.v[i], &st) == 0 && S_ISDIR(st.st_mode)) rc = collect(here.v[i], out, depth + 1);
-            else rc = push(out, here.v[i]);
+            if (stat(here.v[i], &st) == 0 && S_ISDIR(st.st_mode)) rc = collect(here.v[i], out, depth + 1, seen);
+            else rc = push(out, here.v[i]); /* a FIFO named x.rec too: checking it refuses it, unopened */
         }
         free(here.v[i]);
     }
@@ -81,6 +118,7 @@ static int run(const cli_args *a)
     char **files = a->operands;
     int nfiles = a->noperands;
     paths all = {0};
+    seen_dirs seen = {0};
     int rc = 0;
     for (int i = 0; i < nfiles && rc == 0; i++) {
         struct stat st;
@@ -89,7 +127,7 @@ static int run(const cli_args *a)
             rc = -1;
         } else if (S_ISDIR(st.st_mode)) {
             int before = all.n;
-            rc = collect(files[i], &all, 0);
+            rc = collect(files[i], &all, 0, &seen);
             if (rc == 0 && all.n == before) {
                 fprintf(stderr, "carc test: no *.rec file under %s\n", files[i]);
                 rc = -1;
@@ -103,15 +141,25 @@ static int run(const cli_args *a)
         char rules[256], msg[8192];
         if (scenario_check(all.v[i], rules, sizeof rules, msg, sizeof msg) == 0) {
             passed++;
-            if (!quiet) printf("ok   %s (%s)\n", all.v[i], rules);
+            if (!quiet) {
+                /* names and rule lines come from the files: escaped, as replay does */
+                fputs("ok   ", stdout);
+                term_puts(stdout, all.v[i]);
+                fputs(" (", stdout);
+                term_puts(stdout, rules);
+                fputs(")\n", stdout);
+            }
         } else {
             failed++;
             /* the first line of the reason; the rest (a replay's legal
-             * options) indented below it */
+             * options) indented below it; escaped, since it quotes the file */
             printf("FAIL ");
-            for (const char *m = msg; *m; m++) {
-                putchar(*m);
-                if (*m == '\n' && m[1]) fputs("     ", stdout);
+            for (const char *m = msg; *m;) {
+                const char *nl = strchr(m, '\n');
+                size_t n = nl ? (size_t)(nl - m) + 1 : strlen(m);
+                term_write(stdout, m, n);
+                m += n;
+                if (nl && *m) fputs("     ", stdout);
             }
             if (msg[0] && msg[strlen(msg) - 1] != '\n') putchar('\n');
         }
@@ -119,6 +167,8 @@ static int run(const cli_args *a)
     }
     for (int i = 0; i < all.n; i++) free(all.v[i]);
     free(all.v);
+    free(seen.dev);
+    free(seen.ino);
     if (rc < 0) return 1; /* a path that does not exist or holds no record: bad input */
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

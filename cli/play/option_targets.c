@@ -77,7 +77,14 @@ int option_target_of(const carc_game *g, int k, option_target *t)
      * handlers, with work no one asked for): with scripts loaded, an
      * option acts where it names a tile and segment, else it is offered
      * beside the board by its text. */
-    if (carc_rules_scripts(carc_game_rules(g)) > 0) {
+    const char *owner = carc_option_owner(g, k);
+    if (carc_rules_scripts(carc_game_rules(g)) > 0 && owner && carc_rules_plugin_is_script(carc_game_rules(g), owner)) {
+        if (o->tile == CARC_OPTION_TRACK) {
+            t->kind = TARGET_TRACK;
+            t->space = o->seg;
+            t->owner = carc_decision_player(g);
+            return 0;
+        }
         if (o->tile < 0 || o->tile >= carc_tiles_placed(g)) return 0;
         fig_place f = {-1, -1, o->seg >= 0 ? CARC_AT_SEGMENT : CARC_AT_TILE, o->tile, o->seg, 0};
         figure_spot(g, &f, t);
@@ -85,8 +92,11 @@ int option_target_of(const carc_game *g, int k, option_target *t)
         t->kind = TARGET_FIGURE;
         return 0;
     }
+    /* A C plugin's option (native code the user installed) is tried on a
+     * copy whose scripts' handlers are not called. */
     carc_game *c = carc_game_clone(g);
     if (!c) return -1;
+    carc_game_mute_scripts(c);
     int nb, na, rc = -1;
     fig_place *before = figures_of(g, &nb), *after = NULL;
     int tiles = carc_tiles_placed(g);

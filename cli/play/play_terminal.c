@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis.h"
 #include "ascii.h"
@@ -260,15 +261,49 @@ static void tell_awards(carc_game *g, int from)
     }
 }
 
+/* After every move the move's lines are appended to the record on disk, so
+ * a game's saves take time linear in its length (carc_writer_sync), and a
+ * carc killed at any moment leaves them there. They are flushed to disk
+ * (against a crash of the machine) before a person is asked, when the game
+ * stops, and at least once a second between bots' moves: a flush per move
+ * would cost more than the bots' moves. */
+static double last_flush;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int save_now(carc_record_writer *w, const char *path, bool flush, char *err, size_t errn)
+{
+    if (!w || !path) return 0;
+    double t = now_seconds();
+    flush = flush || t - last_flush >= 1.0;
+    if (flush) last_flush = t;
+    return carc_writer_sync(w, path, flush, err, errn);
+}
+
+/* Saved and flushed: the game stops, or waits for a person. */
 static int save(carc_record_writer *w, const char *path, char *err, size_t errn)
 {
-    return w && path ? carc_writer_save(w, path, err, errn) : 0;
+    return save_now(w, path, true, err, errn);
+}
+
+/* A line the record cannot take (it would pass a reader's limit): the game
+ * stops, its record saved up to the move before. */
+static int refused(carc_record_writer *w, const char *path, char *err, size_t errn)
+{
+    snprintf(err, errn, "%s; the game stops here%s%s%s", w->error, path ? " (" : "", path ? path : "",
+             path ? " holds it up to the move before)" : "");
+    return -1;
 }
 
 int terminal_play(carc_game *g, agent **agents, carc_record_writer *w, const char *save_path, FILE *out, char *err,
                   size_t errn)
 {
-    char text[512];
+    char text[CARC_OPTION_TEXT_MAX + 1];
     bool any_human = false;
     for (int p = 0; p < carc_players(g); p++) any_human |= strcmp(agents[p]->spec, "human") == 0;
     nnews = news_dropped = 0;
@@ -295,11 +330,13 @@ int terminal_play(carc_game *g, agent **agents, carc_record_writer *w, const cha
                 return -1;
             }
             carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-            if (w && carc_writer_line(w, text) < 0) goto oom;
+            if (w && carc_writer_line(w, text) < 0) return refused(w, save_path, err, errn);
             continue;
         }
         int seat = carc_decision_player(g);
         agent *a = agents[seat];
+        bool human = strcmp(a->spec, "human") == 0;
+        if (human && save(w, save_path, err, errn) < 0) return -1;
         int k = a->choose(a, g);
         if (k < 0 || terminal_stop) {
             flush_news(out, 0);
@@ -314,18 +351,15 @@ int terminal_play(carc_game *g, agent **agents, carc_record_writer *w, const cha
             save(w, save_path, serr, sizeof serr);
             return -1;
         }
-        if (w && carc_writer_line(w, text) < 0) goto oom;
+        if (w && carc_writer_line(w, text) < 0) return refused(w, save_path, err, errn);
         events = carc_events(g);
         if (carc_choose(g, k) < 0) {
             snprintf(err, errn, "%s", carc_game_error(g));
             return -1;
         }
-        if (strcmp(a->spec, "human") != 0) tell("%s (%s): %s", carc_player_name(g, seat), a->spec, text);
+        if (!human) tell("%s (%s): %s", carc_player_name(g, seat), a->spec, text);
         tell_awards(g, events);
         fflush(out);
-        if (save(w, save_path, err, errn) < 0) return -1;
+        if (save_now(w, save_path, false, err, errn) < 0) return -1;
     }
-oom:
-    snprintf(err, errn, "out of memory");
-    return -1;
 }

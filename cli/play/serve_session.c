@@ -20,8 +20,23 @@ bool session_is_human(const serve_session *s, int seat)
 
 int session_serial(const serve_session *s) { return s->nlines; }
 
+/* Room kept in a record's limit for its header (variant, seed, players,
+ * options: a few hundred bytes in practice). */
+#define SESSION_HEADER_ROOM 65536
+
+/* Adds a record line. -1 when memory is out; -2 when the record would
+ * pass what a reader accepts (CARC_RECORD_MAX_*): the game stops there,
+ * with the message in s->failed, and its record stays the one saved
+ * before, which replays. */
 static int add_line(serve_session *s, const char *text, int seat)
 {
+    size_t len = strlen(text) + 1;
+    if (s->nlines >= CARC_RECORD_MAX_LINES || s->line_bytes + len > s->max_line_bytes) {
+        snprintf(s->failed, sizeof s->failed,
+                 "the record would pass what a reader accepts (%d lines, %d bytes): the game stops here",
+                 CARC_RECORD_MAX_LINES, CARC_RECORD_MAX_BYTES);
+        return -2;
+    }
     if (s->nlines == s->cap) {
         int cap = s->cap ? 2 * s->cap : 256;
         char **l = realloc(s->lines, (size_t)cap * sizeof *l);
@@ -36,6 +51,7 @@ static int add_line(serve_session *s, const char *text, int seat)
     if (!t) return -1;
     s->lines[s->nlines] = t;
     s->line_seat[s->nlines++] = seat;
+    s->line_bytes += len;
     return 0;
 }
 
@@ -87,7 +103,7 @@ int session_save(serve_session *s, char *err, size_t errn)
 {
     carc_record_writer w;
     int rc = build_writer(s, &w);
-    if (rc < 0) snprintf(err, errn, "out of memory");
+    if (rc < 0) snprintf(err, errn, "%s: %s", s->save, w.error[0] ? w.error : "out of memory");
     else rc = carc_writer_save(&w, s->save, err, errn);
     carc_writer_free(&w);
     return rc;
@@ -96,7 +112,7 @@ int session_save(serve_session *s, char *err, size_t errn)
 /* Plays option k (its record line first), logs it and its awards. */
 static int apply(serve_session *s, int k, char *err, size_t errn)
 {
-    char text[512];
+    char text[CARC_OPTION_TEXT_MAX + 1];
     int seat = carc_decision_player(s->g), tiles = carc_tiles_placed(s->g), events = carc_awards(s->g);
     if (carc_option_record_text(s->g, k, text, sizeof text) < 0) {
         snprintf(err, errn, "the option '%s' reads like another option of this decision, so the record could not "
@@ -108,8 +124,9 @@ static int apply(serve_session *s, int k, char *err, size_t errn)
         snprintf(err, errn, "%s", carc_game_error(s->g));
         return -1;
     }
-    if (add_line(s, text, seat) < 0) {
-        snprintf(err, errn, "out of memory");
+    int added = add_line(s, text, seat);
+    if (added < 0) {
+        snprintf(err, errn, "%s", added == -2 ? s->failed : "out of memory");
         return -1;
     }
     log_entry(s, "move", seat, text);
@@ -134,8 +151,9 @@ static int settle(serve_session *s, char *err, size_t errn)
         }
         char text[512];
         carc_draw_text(s->g, carc_last_drawn(s->g), text, sizeof text);
-        if (add_line(s, text, -1) < 0) {
-            snprintf(err, errn, "out of memory");
+        int added = add_line(s, text, -1);
+        if (added < 0) {
+            snprintf(err, errn, "%s", added == -2 ? s->failed : "out of memory");
             return -1;
         }
         log_entry(s, "draw", carc_active_player(s->g), text);
@@ -156,6 +174,7 @@ static int replay(serve_session *s, char *const *lines, int n, char *err, size_t
     s->last_tile = -1;
     s->failed[0] = 0;
     s->nlines = 0;
+    s->line_bytes = 0;
     for (int i = 0; i < n; i++) {
         const char *l = lines[i];
         if (strcmp(l, "end") == 0) {
@@ -218,6 +237,7 @@ static serve_session *session_alloc(void)
     if (!s) return NULL;
     s->log = json_array();
     s->last_tile = -1;
+    s->max_line_bytes = CARC_RECORD_MAX_BYTES - SESSION_HEADER_ROOM;
     if (!s->log || pthread_mutex_init(&s->lock, NULL) != 0) {
         json_decref(s->log);
         free(s);
@@ -475,6 +495,7 @@ int session_undo(serve_session *s, char *err, size_t errn, int *status)
     s->lines = NULL;
     s->line_seat = NULL;
     s->nlines = s->cap = 0;
+    s->line_bytes = 0;
     *status = 500;
     int rc = replay(s, lines, cut, err, errn);
     if (rc == 0) rc = settle(s, err, errn);

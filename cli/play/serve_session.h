@@ -35,6 +35,8 @@ typedef struct serve_session {
     char **lines;             /* the record's moves and draws */
     int *line_seat;           /* who chose each line; -1 for a draw */
     int nlines, cap;
+    size_t line_bytes;        /* the lines' bytes in the record, newlines included */
+    size_t max_line_bytes;    /* what they may take: a reader's limit less room for the header */
     int last_tile;            /* index of the tile laid last, -1 */
     json_t *log;              /* the game's story, one object per entry */
     char save[1024];          /* the record's file */

@@ -9,9 +9,19 @@ static int save(const run_config *cfg, char *err, size_t errn)
     return carc_writer_save(cfg->writer, cfg->save_path, err, errn);
 }
 
+/* A line the record cannot take (it would pass a reader's limit): the game
+ * stops there, its record saved up to the move before. */
+static int refused(const run_config *cfg, char *err, size_t errn)
+{
+    snprintf(err, errn, "%s; the game stops here", cfg->writer->error);
+    char serr[512];
+    save(cfg, serr, sizeof serr);
+    return -1;
+}
+
 int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, size_t errn)
 {
-    char text[512];
+    char text[CARC_OPTION_TEXT_MAX + 1];
     for (int decisions = 0;; decisions++) {
         int st = carc_advance(g);
         if (st == CARC_FINISHED) return save(cfg, err, errn);
@@ -30,7 +40,7 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
             }
             if (cfg->writer) {
                 carc_draw_text(g, carc_last_drawn(g), text, sizeof text);
-                if (carc_writer_line(cfg->writer, text) < 0) goto oom;
+                if (carc_writer_line(cfg->writer, text) < 0) return refused(cfg, err, errn);
             }
             continue;
         }
@@ -54,7 +64,7 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
                 save(cfg, serr, sizeof serr);
                 return -1;
             }
-            if (carc_writer_line(cfg->writer, text) < 0) goto oom;
+            if (carc_writer_line(cfg->writer, text) < 0) return refused(cfg, err, errn);
         }
         if (carc_choose(g, k) < 0) {
             snprintf(err, errn, "%s", carc_game_error(g));
@@ -62,7 +72,4 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
         }
         if (cfg->save_path && save(cfg, err, errn) < 0) return -1;
     }
-oom:
-    snprintf(err, errn, "out of memory");
-    return -1;
 }

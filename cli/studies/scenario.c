@@ -5,6 +5,7 @@
 
 #include "carc.h"
 #include "record.h"
+#include "regular_file.h"
 #include "scenario.h"
 
 #define MAX_EXPECT_EVENTS 1024
@@ -44,11 +45,9 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
     memset(e, 0, sizeof *e);
     e->finished = -1;
     e->event_count = -1;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(msg, msgn, "%s: cannot open", path);
-        return -1;
-    }
+    /* A FIFO or a device is refused, never waited on. */
+    FILE *f = regular_file_open(path, "record", CARC_RECORD_MAX_BYTES, NULL, msg, msgn);
+    if (!f) return -1;
     char line[1024];
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {

@@ -3,6 +3,7 @@
 #include "shard.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "content_hash.h"
 #include "json_text.h"
+#include "regular_file.h"
 
 /* ---- identity ------------------------------------------------------------------------ */
 
@@ -518,11 +520,10 @@ int shard_merge(char *const *paths, int npaths, study *a, study *b, char *kind, 
     }
     bool compare = false;
     for (int fi = 0; fi < npaths; fi++) {
-        f = fopen(paths[fi], "r");
-        if (!f) {
-            snprintf(err, errn, "%s: cannot open", paths[fi]);
-            goto done;
-        }
+        /* A FIFO or a device is refused, never waited on; a shard's size is
+         * not limited (a study's lines, a few hundred bytes a game). */
+        f = regular_file_open(paths[fi], "shard", LLONG_MAX, NULL, err, errn);
+        if (!f) goto done;
         header h = {.id = cur};
         bool in_shard = false;
         int lineno = 0;

@@ -99,14 +99,27 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
     run_config cfg = {0};
     cfg.max_decisions = 1000000;
     if (rc == 0 && s->records_dir) {
-        carc_writer_begin(&w, s->variant, seed, s->nplayers, names, specs, ov, s->noverrides);
         cfg.writer = &w;
+        if (carc_writer_begin(&w, s->variant, seed, s->nplayers, names, specs, ov, s->noverrides) < 0) {
+            snprintf(err, sizeof err, "%s", w.error);
+            rc = -1;
+        }
     }
-    if (rc == 0) rc = run_game(g, agents, &cfg, err, sizeof err);
-    if (rc == 0 && s->records_dir) {
+    bool at_limit = false; /* the record could not take a line: the game stopped there */
+    if (rc == 0) {
+        rc = run_game(g, agents, &cfg, err, sizeof err);
+        at_limit = rc < 0 && cfg.writer && w.error[0];
+    }
+    if ((rc == 0 || at_limit) && s->records_dir) {
         char path[1024];
         snprintf(path, sizeof path, "%s/game-%06d.rec", s->records_dir, index);
-        rc = carc_writer_save(&w, path, err, sizeof err);
+        char serr[1200];
+        if (rc == 0) rc = carc_writer_save(&w, path, err, sizeof err);
+        else if (carc_writer_save(&w, path, serr, sizeof serr) == 0) {
+            /* kept, as play keeps it: it replays to the game so far */
+            size_t used = strlen(err);
+            snprintf(err + used, sizeof err - used, " (its record up to there: %s)", path);
+        }
     }
     if (cfg.writer) carc_writer_free(&w);
     if (rc == 0) {

@@ -5,7 +5,9 @@
  * wrapped), pcall and xpcall with message handlers, to-be-closed variables,
  * metamethods on every value carc reads, library functions that call back,
  * the carc API (handlers, phases that run again, refusals, carc.state,
- * print), and what freezing after load touches (writes to a table, a class
+ * print, awards and batches by the hundred thousand, text in other
+ * encodings), phases asking many one-option questions with long texts
+ * (records with many answers), and what freezing after load touches (writes to a table, a class
  * and an upvalue of the top level; pairs, next, rawget, rawset, sort past
  * 100 elements, %p, keys with no fixed order). The script is loaded into
  * the base rules and a short random game is played, whose record must save,
@@ -76,8 +78,8 @@ static void expr(gen *g)
 static void stmt(gen *g)
 {
     char buf[160];
-    unsigned k = pick(g, 39);
-    if (g->depth > 5) k = 20 + k % 19; /* deep enough: no more nesting */
+    unsigned k = pick(g, 43);
+    if (g->depth > 5) k = 20 + k % 23; /* deep enough: no more nesting */
     g->depth++;
     switch (k) {
     case 0: emit(g, "while true do "); block(g); emit(g, " end"); break;
@@ -178,6 +180,22 @@ static void stmt(gen *g)
     case 36: emit(g, "local x = up + #K + #C"); break;
     case 37: emit(g, "for k in pairs({[K] = 1, a = 2, [1.5] = 3, [true] = 4}) do end"); break;
     case 38: emit(g, "up = "); expr(g); break;
+    /* What the kernel keeps for a script: awards landed, batched (bounded
+     * per turn and per game), and text in other encodings (Latin-1, stray
+     * continuation bytes, overlong forms) in labels, state and output. */
+    case 39:
+        snprintf(buf, sizeof buf, "for i = 1, %u do pcall(carc.award, 0, 0, 0) end", 1u << pick(g, 20));
+        emit(g, buf);
+        break;
+    case 40:
+        snprintf(buf, sizeof buf,
+                 "pcall(carc.batch_begin) for i = 1, %u do pcall(carc.batch_add, 0, 0, 0, -1, 0) end "
+                 "pcall(carc.batch_commit, 0)",
+                 1u << pick(g, 20));
+        emit(g, buf);
+        break;
+    case 41: emit(g, "local ok = pcall(carc.ask, 0, 'caf\\xe9\\xff', {{code = 1}, {code = 2}})"); break;
+    case 42: emit(g, "carc.state.t = 'caf\\xe9\\x80\\xc0\\xaf' print('\\xe9\\xfe\\x1b[2J')"); break;
     default: emit(g, "local x = 1"); break;
     }
     g->depth--;
@@ -204,7 +222,7 @@ static char *script(const uint8_t *data, size_t size)
     static const char *const events[] = {"turn-start", "tile-drawn", "tile-placed", "action-offer", "score-before",
                                          "feature-completed", "turn-end", "game-end"};
     unsigned nh = pick(&g, 4);
-    char buf[160];
+    char buf[320];
     for (unsigned i = 0; i < nh; i++) {
         snprintf(buf, sizeof buf, "\ncarc.on('%s', function(ev) ", events[pick(&g, sizeof events / sizeof events[0])]);
         emit(&g, buf);
@@ -215,6 +233,25 @@ static char *script(const uint8_t *data, size_t size)
         emit(&g, "\ncarc.add_phase('fuzz', 'before', 'draw', function(step) if step < 3 then ");
         block(&g);
         emit(&g, " end end)\n");
+    }
+    /* Records with many answers: a phase asking one-option questions, up to
+     * past the 256 decisions a turn may ask, their texts up to past the 900
+     * characters an option's text may have (a record of 213,219 lines, one
+     * of 363 MB, were found). Chosen last (and 1, not 0: an input used up
+     * picks 0), so the inputs found before keep their scripts. */
+    if (pick(&g, 2) == 1) {
+        static const unsigned asks[] = {1, 100, 254, 255, 300, 3000}, lengths[] = {1, 100, 899, 900, 901, 2000};
+        snprintf(buf, sizeof buf,
+                 "\ncarc.format(function(o) return 'many ' .. o.a .. ' ' .. string.rep('y', %u) end)\n"
+                 "carc.apply(function(o, player) ",
+                 lengths[pick(&g, 6)]);
+        emit(&g, buf);
+        block(&g);
+        snprintf(buf, sizeof buf,
+                 " end)\ncarc.add_phase('many', 'after', 'action', function(call) if call < %u then "
+                 "carc.ask(carc.active_player(), 'many', {{code = 1, a = call}}) return 'again' end end)\n",
+                 asks[pick(&g, 6)]);
+        emit(&g, buf);
     }
     return g.out;
 }
