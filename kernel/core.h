@@ -112,7 +112,8 @@ typedef struct figure {
     int8_t seat;           /* whose it is, or -1 for a neutral figure */
     int32_t tile;
     int32_t seg;           /* segment on the tile (CARC_AT_SEGMENT) */
-    int32_t space;         /* score-track space (CARC_AT_TRACK) */
+    int32_t space;         /* score-track space (CARC_AT_TRACK), or the seat
+                              holding it (CARC_AT_HELD) */
     int32_t next_on_tile;  /* the next figure (by id) on the same tile, or -1 */
 } figure;
 
@@ -426,6 +427,8 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
 int fig_remove_event(carc_game *g, int f, int how, int feature);
 int fig_feature(carc_game *g, int f);
+int fig_capture(carc_game *g, int f, int holder);
+int fig_free(carc_game *g, int f, int how);
 void fig_on_feature(const carc_game *g, int root, int_list *figs);
 /* The first figure standing on a placed tile (on one of its segments or on
  * the tile) with an id above `after`, or -1: the tile's index, so a walk is

@@ -30,7 +30,7 @@ static const char *const event_names[CARC_EV_COUNT] = {
     "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
     "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
     "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
-    "feature-majority", "award-order", "place-offer", "place-filter"};
+    "feature-majority", "award-order", "place-offer", "place-filter", "figure-captured", "figure-freed"};
 
 const char *carc_event_name(int event)
 {
