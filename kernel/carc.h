@@ -231,8 +231,8 @@ int carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int 
 int carc_tile_index_at(const carc_game *g, int x, int y);
 /* Legal placements of a tile type on the current board (perft). */
 int carc_count_placements(const carc_game *g, int type);
-/* Figures: count of slots, and one figure's fields (where: 0 none, 1 segment,
- * 2 tile, 3 track). */
+/* Figures: count of slots, and one figure's fields (where: CARC_AT_NONE 0,
+ * _SEGMENT 1, _TILE 2, _TRACK 3, _HELD 4: in the hand of seat `space`). */
 int carc_figures(const carc_game *g);
 int carc_figure(const carc_game *g, int f, int *kind, int *seat, int *where, int *tile,
                 int *seg, int *space);

@@ -7,6 +7,7 @@
 #include "term_text.h"
 #include "ascii.h"
 #include "commands.h"
+#include "held_json.h"
 #include "json_text.h"
 #include "record.h"
 
@@ -17,8 +18,8 @@ static int print_json(const carc_game *g)
     json_t *players = json_array(), *events = json_array();
     bool ok = players && events;
     for (int p = 0; ok && p < carc_players(g); p++)
-        ok = json_array_append_new(players, json_pack("{s:o,s:i}", "name", json_text(carc_player_name(g, p)), "score",
-                                                      carc_score(g, p))) == 0;
+        ok = json_array_append_new(players, json_pack("{s:o,s:i,s:o*}", "name", json_text(carc_player_name(g, p)), "score",
+                                                      carc_score(g, p), "held", held_figures_json(g, p))) == 0;
     for (int i = 0; ok && i < carc_awards(g); i++) {
         const carc_award *a = carc_award_at(g, i);
         ok = json_array_append_new(events, json_pack("{s:o,s:i,s:i,s:o,s:i,s:b}", "player",

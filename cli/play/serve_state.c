@@ -7,6 +7,7 @@
 
 #include "agents.h"
 #include "game_log.h"
+#include "held_json.h"
 #include "json_text.h"
 #include "option_targets.h"
 #include "render.h"
@@ -153,11 +154,11 @@ static json_t *players_json(const serve_session *s)
 {
     json_t *a = json_array();
     for (int p = 0; p < s->nplayers; p++)
-        json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:b, s:s, s:s, s:i, s:i}", "seat", p, "name",
+        json_array_append_new(a, json_pack("{s:i, s:o, s:o, s:b, s:s, s:s, s:i, s:i, s:o*}", "seat", p, "name",
                                            json_text(s->names[p]), "agent", json_text(s->agents[p]), "human", session_is_human(s, p),
                                            "colour", view_seat_colour(p), "colour_name", view_seat_colour_name(p),
                                            "score", carc_score(s->g, p), "followers",
-                                           carc_supply(s->g, p, "follower")));
+                                           carc_supply(s->g, p, "follower"), "held", held_figures_json(s->g, p)));
     return a;
 }
 
