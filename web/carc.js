@@ -348,6 +348,17 @@ function drawOverlay() {
 
 function playerName(seat) { return game.players[seat] ? game.players[seat].name : '?'; }
 
+// The figures a player holds (prisoners of the Tower), counted by owner
+// and kind: "holds 2 follower of Blue".
+function heldText(held) {
+  const counts = new Map();
+  for (const h of held) {
+    const key = h.kind + ' of ' + h.owner;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return counts.size ? 'holds ' + [...counts].map(([k, n]) => n + ' ' + k).join(', ') : '';
+}
+
 function drawScores() {
   const tb = $('scores').tBodies[0];
   tb.textContent = '';
@@ -359,7 +370,8 @@ function drawScores() {
     const td = el('td');
     td.append(sw, ' ' + p.name + (p.human ? '' : ' (' + p.agent + ')'));
     tr.append(td, el('td', { class: 'score', 'data-seat': p.seat }, String(p.score)),
-              el('td', { class: 'help' }, p.followers >= 0 ? p.followers + ' followers' : ''));
+              el('td', { class: 'help' }, p.followers >= 0 ? p.followers + ' followers' : ''),
+              el('td', { class: 'held help', 'data-seat': p.seat }, heldText(p.held || [])));
     tb.appendChild(tr);
   }
 }
