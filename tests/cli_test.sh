@@ -187,6 +187,19 @@ else
 fi
 check "replay (text) of base-city-2tiles.rec says game over" 0 "game over" \
     "$CARC" replay tests/scenarios/base-city-2tiles.rec
+# Figures a player holds (The Tower's prisoners): replay says who holds
+# whom, --json lists them, render draws them beside the holder.
+check "replay (text) of tower-capture.rec says who holds whom" 0 "held: Blue holds 1 follower of Red" \
+    "$CARC" replay tests/scenarios/tower-capture.rec
+run "$CARC" replay --json tests/scenarios/tower-capture.rec
+if [ "$RC" -eq 0 ] && grep -F -q '{"name": "Blue", "score": 0, "held": [{"owner": "Red", "seat": 0, "kind": "follower"}]}' "$T/out" &&
+    grep -F -q '{"name": "Red", "score": 0}' "$T/out"; then
+    pass "replay --json of tower-capture.rec: Blue holds Red's follower"
+else
+    fail "replay --json of tower-capture.rec: Blue holds Red's follower" "exit $RC: $(head -c 300 "$T/out" "$T/err")"
+fi
+check "render draws a held figure beside its holder" 0 'data-where="held" data-holder="1"' \
+    "$CARC" render tests/scenarios/tower-capture.rec --svg -
 
 # ---- carc tiles check, variants, variant show -------------------------------------
 
