@@ -28,7 +28,7 @@ static fig_place *figures_of(const carc_game *g, int *n)
 static int same_place(const fig_place *a, const fig_place *b)
 {
     if (a->where != b->where) return 0;
-    if (a->where == CARC_AT_TRACK) return a->space == b->space;
+    if (a->where == CARC_AT_TRACK || a->where == CARC_AT_HELD) return a->space == b->space;
     if (a->where == CARC_AT_NONE) return 1;
     return a->tile == b->tile && (a->where != CARC_AT_SEGMENT || a->seg == b->seg);
 }
@@ -118,15 +118,16 @@ int option_target_of(const carc_game *g, int k, option_target *t)
     for (int i = 0; i < (na > nb ? na : nb); i++) {
         const fig_place *was = i < nb ? &before[i] : NULL, *is = i < na ? &after[i] : &none;
         if (was && same_place(was, is)) continue;
-        if (is->where == CARC_AT_NONE) {
-            if (was && !gone) gone = was;
+        /* Into a hand (a prisoner) leaves the board like going home. */
+        if (is->where == CARC_AT_NONE || is->where == CARC_AT_HELD) {
+            if (was && was->where != CARC_AT_HELD && !gone) gone = was;
             continue;
         }
         figure_spot(c, is, t);
         t->kind = is->where == CARC_AT_TRACK ? TARGET_TRACK : TARGET_FIGURE;
         goto out;
     }
-    if (gone && gone->where != CARC_AT_TRACK) {
+    if (gone && gone->where != CARC_AT_TRACK && gone->where != CARC_AT_NONE) {
         figure_spot(g, gone, t);
         t->kind = TARGET_REMOVE;
     }
