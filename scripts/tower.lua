@@ -27,11 +27,11 @@
 --   ft    the follower kinds (bit k for kind k), read once a game
 --   top   the kinds that may top a tower (bit k), read once a game
 
+-- 10 a player where the rules give no number (a game of one player).
 local FLOOR = carc.define_figure("floor", 10)
 -- TOWER-1: floors per player by the number of players.
-for players, count in pairs({ [2] = 10, [3] = 9, [4] = 7, [5] = 6, [6] = 5 }) do
-  carc.set_supply_by_players(FLOOR, players, count)
-end
+local FLOORS = { [2] = 10, [3] = 9, [4] = 7, [5] = 6, [6] = 5 }
+for players = 2, 6 do carc.set_supply_by_players(FLOOR, players, FLOORS[players]) end
 local TOWER = carc.define_tile_mark("tower")
 local RANSOM = carc.define_reason("ransom")
 local RANSOM_POINTS = 3
@@ -147,14 +147,14 @@ end, "cap")
 local function exchange(a, b)
   while true do
     local fa, fb
-    for id, _, owner, where, _, _, holder in each_figure(b, AT_HELD) do
-      if holder == a and owner == b then fa = id break end
+    for id, _, _, _, _, _, holder in carc.each_figure(b, "held") do
+      if holder == a then fa = id break end
     end
-    for id, _, owner, where, _, _, holder in each_figure(a, AT_HELD) do
-      if holder == b and owner == a then fb = id break end
+    for id, _, _, _, _, _, holder in carc.each_figure(a, "held") do
+      if holder == b then fb = id break end
     end
     if not (fa and fb) then return end
-    carc.figure_free(fa)
+    carc.figure_free(fa)                     -- back to b's supply: figure-freed
     carc.figure_free(fb)
   end
 end
@@ -209,10 +209,10 @@ carc.apply(function(opt, player)
       error("tower: the follower to capture is not there")
     end
     if owner == player then
-      carc.figure_remove(opt.a, "supply") -- TOWER-5: one's own goes home
+      carc.figure_remove(opt.a, "supply")        -- one's own goes home (TOWER-5)
     else
-      carc.figure_capture(opt.a, player)
-      exchange(player, owner)
+      carc.figure_capture(opt.a, player)         -- a prisoner: figure-captured
+      exchange(player, owner)                    -- TOWER-6
     end
   elseif code == OPT_RANSOM then
     local fig
