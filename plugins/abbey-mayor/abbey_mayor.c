@@ -152,7 +152,9 @@ static int completed_cities(carc_ctx *ctx, int field)
 }
 
 /* The field's farmers score `per_city` a completed city for the majority
- * (a scoring step of its own), then go home. */
+ * (a scoring step of its own), then go home. A field with a barn scores
+ * again and again (AM-10 to AM-12), so its awards name no feature: each
+ * stands alone in the event log. */
 static int score_farmers(carc_ctx *ctx, int field, int per_city)
 {
     int strength[CARC_MAX_PLAYERS] = {0};
@@ -164,7 +166,7 @@ static int score_farmers(carc_ctx *ctx, int field, int per_city)
         api->step_begin(ctx);
         if (api->batch_begin(ctx) < 0) return -1;
         for (int p = 0; p < api->players(ctx); p++)
-            if (strength[p] == best && api->batch_add(ctx, p, points, ids(ctx)->r_farm, field, 0) < 0) return -1;
+            if (strength[p] == best && api->batch_add(ctx, p, points, ids(ctx)->r_farm, -1, 0) < 0) return -1;
         if (api->batch_commit(ctx, api->active_player(ctx)) < 0 || api->step_end(ctx) < 0) return -1;
     }
     return api->return_followers(ctx, field) < 0 ? -1 : 0;
@@ -259,7 +261,7 @@ static int on_final_score(carc_ctx *ctx, carc_event *ev)
         int points = 4 * completed_cities(ctx, fields[i]);
         if (points == 0) continue;
         for (int p = 0; p < api->players(ctx); p++)
-            if (counts[i][p] == best && api->batch_add(ctx, p, points, s->r_barn, fields[i], CARC_AWARD_FINAL) < 0)
+            if (counts[i][p] == best && api->batch_add(ctx, p, points, s->r_barn, -1, CARC_AWARD_FINAL) < 0)
                 return -1;
     }
     if (api->batch_commit(ctx, 0) < 0) return -1;
