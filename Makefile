@@ -168,11 +168,13 @@ test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPER
 # test plays 2 each), in two processes; CI runs it.
 # The new expansions' full property runs (make test plays fewer): 1000
 # random and 100 greedy games of each, every board checked after every move
-# (tests/river_checks.h: river continuity, no U-turn; tests/tower_checks.h:
+# (tests/river_checks.h: river continuity, no U-turn; tests/abbey_mayor_checks.h:
+# abbeys only in holes, barns only where four fields meet; tests/tower_checks.h:
 # floors, reach of captures, exchanges, ransoms).
 .PHONY: test-expansions
-test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_tower
+test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_abbey_mayor $(BUILD)/tests/test_tower
 	@CARC_DATA=$(CURDIR) CARC_RIVER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_river
+	@CARC_DATA=$(CURDIR) CARC_AM_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_abbey_mayor
 	@CARC_DATA=$(CURDIR) CARC_TOWER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_tower
 
 COMBO_GAMES ?= 200

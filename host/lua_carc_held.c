@@ -1,4 +1,4 @@
-/* lua_carc_held.c - the carc table's functions of plugin API version 5
+/* lua_carc_held.c - the carc table's functions of plugin API version 6
  * (docs/lua-guide.md, "Figures held by a player"): a figure captured into a
  * player's hand, freed from it, and the count of what a player holds. Each
  * is a carc_api call with its arguments checked; a refusal stops the game

@@ -107,7 +107,7 @@ enum carc_event_type {
     CARC_EV_PLACE_FILTER,      /* veto placement options (placement_of says which);
                                   flags CARC_PLACE_PROBE: the kernel only asks
                                   whether tile type `tile` can be placed */
-    /* API version 5 */
+    /* API version 6 */
     CARC_EV_FIGURE_CAPTURED,   /* figure went into a player's hand (figure_capture):
                                   player = the holder, tile and feature where it
                                   stood (-1 off a tile, off a segment), value = kind */
@@ -170,7 +170,8 @@ stands in, and each member added after version 1 says it: (v2), (v3).
        set_plugin_data, plugin_data, set_rules_ready
     4  placement_of ... feature_majority; the events PLACE_OFFER and
        PLACE_FILTER; the figure flag STRENGTH_ZERO
-    5  figure_capture, figure_free, held_figures; the place CARC_AT_HELD;
+    5  corner_feature; figures at a tile corner (CARC_AT_CORNER)
+    6  figure_capture, figure_free, held_figures; the place CARC_AT_HELD;
        the events FIGURE_CAPTURED and FIGURE_FREED
 A kernel refuses a plugin whose desc->api_version is above its own, so a
 plugin that sets CARC_API_VERSION may call every member of this header. A
@@ -188,7 +189,7 @@ Versions; section 7 marks each function "(version N)"). New events go
 before CARC_EV_COUNT, numbered after the existing ones, with their version
 in a comment. */
 
-#define CARC_API_VERSION 5
+#define CARC_API_VERSION 6
 
 /* Whether the kernel running the plugin has carc_api member `member`. */
 #define CARC_API_HAS(api, member) \
@@ -222,11 +223,18 @@ enum {
 };
 /* Kind flags (define_kind). */
 enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
-/* Where a figure stands. CARC_AT_HELD (API version 5): in a player's hand,
- * off the board (a prisoner of the Tower): its `space` is the seat holding
- * it, its tile and segment -1. Only figure_capture puts a figure there and
- * only figure_free takes it out. */
-enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK, CARC_AT_HELD };
+/* Where a figure stands. CARC_AT_CORNER (API version 5): at a corner of a
+ * placed tile, the point where four tiles meet (the barn): the figure's
+ * `tile` is the tile and its `space` the corner (enum carc_corner). */
+/* CARC_AT_HELD (API version 6): in a player's hand, off the board (a
+ * prisoner of the Tower): its `space` is the seat holding it, its tile and
+ * segment -1. Only figure_capture puts a figure there and only figure_free
+ * takes it out. */
+enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK, CARC_AT_CORNER, CARC_AT_HELD };
+/* A tile's corners in board directions (after rotation), clockwise from
+ * the north-west; records name them corner@NW, corner@NE, corner@SE and
+ * corner@SW (docs/records.md). */
+enum carc_corner { CARC_CORNER_NW, CARC_CORNER_NE, CARC_CORNER_SE, CARC_CORNER_SW, CARC_CORNERS };
 
 typedef int (*carc_handler_fn)(carc_ctx *ctx, carc_event *ev);
 /* A phase: call is how many times it has run in a row (0 the first time). */
@@ -603,7 +611,21 @@ typedef struct carc_api {
     /* How many tiles of `type` are in the pile. */
     int (*pile_count)(carc_ctx *ctx, int type);
 
-    /* ---- API version 5: figures held by a player. A figure in a player's
+    /* ---- API version 5: tile corners ------------------------------------ */
+
+    /* The feature at corner `corner` (enum carc_corner) of placed tile
+     * `tile` when the four tiles around that point are all placed and each
+     * has a segment of kind `kind` on both of its ports at the point (so
+     * the four are one feature: four fields meeting at a corner, where a
+     * barn stands); -1 otherwise (a tile missing, another kind there), and
+     * -1 with an error for a bad tile or corner. A figure stands at a
+     * corner with figure_place(..., CARC_AT_CORNER, tile, -1, corner, ...)
+     * and moves there with figure_move: the tile must be placed, the
+     * corner 0..3; the kernel keeps such a figure on its tile's list
+     * (figure_next_on_tile) and counts it in no feature's majority. */
+    int (*corner_feature)(carc_ctx *ctx, int tile, int corner, int kind); /* (v5) */
+
+    /* ---- API version 6: figures held by a player. A figure in a player's
      * hand (CARC_AT_HELD) is off the board and out of its owner's supply:
      * a prisoner. figure() reports the holding seat in `space`;
      * figure_place, figure_move and figure_remove refuse that place. ---- */
@@ -611,15 +633,15 @@ typedef struct carc_api {
     /* Figure f, standing on the board (on a segment, a tile or the track)
      * and belonging to a seat, goes into `holder`'s hand (any seat, its
      * owner's too); a follower leaves its feature. Raises figure-captured.
-     * 0, or -1 and an error. (v5) */
+     * 0, or -1 and an error. (v6) */
     int (*figure_capture)(carc_ctx *ctx, int f, int holder);
     /* Held figure f leaves the hand: back to its owner's supply (how =
      * CARC_GONE_RETURNED) or out of the game (CARC_GONE_BOX). Raises
-     * figure-freed. 0, or -1 and an error. (v5) */
+     * figure-freed. 0, or -1 and an error. (v6) */
     int (*figure_free)(carc_ctx *ctx, int f, int how);
     /* How many figures `holder` holds that belong to seat `owner` (-1:
      * anyone's) and are of kind `kind` (-1: any kind); -1 and an error for
-     * a bad seat or kind. (v5) */
+     * a bad seat or kind. (v6) */
     int (*held_figures)(carc_ctx *ctx, int holder, int owner, int kind);
 } carc_api;
 

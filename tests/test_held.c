@@ -1,4 +1,4 @@
-/* test_held.c - figures held by a player (plugin API version 5: CARC_AT_HELD,
+/* test_held.c - figures held by a player (plugin API version 6: CARC_AT_HELD,
  * figure_capture, figure_free, held_figures, the events figure-captured and
  * figure-freed), through the Lua host, in real games:
  * - tests/scripts/held-figures.lua captures and frees followers every few

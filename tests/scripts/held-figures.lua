@@ -1,5 +1,5 @@
 -- held-figures.lua: checks the kernel's figures held by a player (plugin
--- API version 5) on every turn of real games, stopping the game (carc.fail)
+-- API version 6) on every turn of real games, stopping the game (carc.fail)
 -- on anything that disagrees. At each turn's start the active player takes
 -- the first follower of the next player standing on a segment, checks what
 -- the kernel says of it, and every third turn frees what he holds.
