@@ -4,12 +4,14 @@
  * - The tile set is the published one: 18 tiles, every one with a tower
  *   foundation; the floors per player by the number of players (TOWER-1).
  * - Seeded random games of `tower`, of `base+tower` with every other shipped
- *   module and of base+river+tower+inns-cathedrals, with the kernel's
+ *   module, of base+river+tower+inns-cathedrals and of
+ *   base+river+abbey-mayor+tower+inns-cathedrals, with the kernel's
  *   checks and the tower's (tower_checks.h) after every move; each game's
  *   record replays to the same final state. The games must capture,
  *   exchange and ransom, or the checks would have checked nothing.
- * - Greedy games of `tower` and of base+river+tower+inns-cathedrals with
- *   the same checks; MCTS games of `tower`.
+ * - Greedy games of `tower`, of base+river+tower+inns-cathedrals and of
+ *   base+river+abbey-mayor+tower+inns-cathedrals with the same checks; MCTS
+ *   games of `tower`.
  *
  * CARC_TOWER_GAMES sets the random games of `tower` (default 100; each
  * composition with another module plays a tenth of them), CARC_GREEDY_GAMES
@@ -122,6 +124,7 @@ static void test_with_every_module(void **state)
         random_games(name, games, false);
     }
     random_games("base+river+tower+inns-cathedrals", games, false);
+    random_games("base+river+abbey-mayor+tower+inns-cathedrals", games, false);
 }
 
 static void bot_games(const char *variant, const char *agent_spec, int games)
@@ -158,6 +161,7 @@ static void test_greedy_games(void **state)
     (void)state;
     bot_games("tower", "greedy", greedy_games());
     bot_games("base+river+tower+inns-cathedrals", "greedy", greedy_games());
+    bot_games("base+river+abbey-mayor+tower+inns-cathedrals", "greedy", greedy_games());
 }
 
 static void test_mcts_games(void **state)
