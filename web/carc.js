@@ -328,7 +328,8 @@ function drawOverlay() {
   }
   for (const m of g.marks.values()) {
     const o = m.options[0], t = o.target;
-    const c = svgEl('circle', { class: 'target ' + t.kind, cx: m.px, cy: m.py, r: MARK_RADIUS,
+    // A figure at a tile corner (the barn) is marked on the corner's point.
+    const c = svgEl('circle', { class: 'target ' + t.kind + (t.corner ? ' corner' : ''), cx: m.px, cy: m.py, r: MARK_RADIUS,
                                 'data-options': m.options.map((q) => q.i).join(' ') });
     const title = svgEl('title');
     title.textContent = m.options.map((q) => q.text).join('\n');
