@@ -96,7 +96,7 @@ static void test_random_games(void **state)
 {
     (void)state;
     random_games("abbey-mayor", random_count());
-    random_games("base+river+abbey-mayor+inns-cathedrals", random_count() / 2 > 0 ? random_count() / 2 : 1);
+    random_games("base+river+abbey-mayor+inns-cathedrals", random_count());
 }
 
 static void test_with_every_module(void **state)
