@@ -31,7 +31,7 @@ static int judging(const cli_args *args, const study *a, const study_flags *fl, 
     cs->blocks = cli_int(args, "--blocks", cs->blocks);
     for (int k = 0; k < cli_count(args, "--min-effect"); k++)
         if (!compare_min_effect(cs, cli_nth(args, "--min-effect", k))) {
-            fprintf(stderr, "carc compare: --min-effect expects points=X, share=X or turns=X (X >= 0), not '%s'\n",
+            fprintf(stderr, "carc compare: --min-effect expects points=X, share=X, turns=X or count=X (X >= 0), not '%s'\n",
                     cli_nth(args, "--min-effect", k));
             return 2;
         }
@@ -133,7 +133,8 @@ static const cli_flag flags[] = {
     FLAG_INT("--blocks", "N", 2, 256, "judge each measure over N blocks of consecutive games (default 10):\n"
                                       "its interval is Student's t over the blocks' mean differences"),
     FLAG_TEXTS("--min-effect", "UNIT=X", "the practical threshold of a finding, per unit (repeatable):\n"
-                                          "points=X (default 1), share=X (default 0.02), turns=X (default 1)"),
+                                          "points=X (default 1), share=X (default 0.02), turns=X (default 1),\n"
+                                          "count=X (default 0.5: lead changes, options, choices)"),
     FLAG_TEXT("--until-width", "MEASURE=W", "play --games first, then as many more blocks as the measure\n"
                                             "needs for a 95% interval at most W wide (Stein's two-stage\n"
                                             "procedure); measures: mean-score, spread, first-lead, first-win,\n"

@@ -9,6 +9,7 @@
 
 #include "stats.h"
 #include "json_text.h"
+#include "measures.h"
 
 /* Share of the win of seat p in one game: 1/k for k tied winners. */
 static double win_share(const study_game *g, int n, int p)
@@ -203,6 +204,21 @@ static void csv_row(FILE *f, const char *measure, int seat, const char *agent, i
     else fprintf(f, ",,\n");
 }
 
+/* The measures of docs/measures.md, after a sim's or tournament's report;
+ * in JSON the "measures" member and the object's closing brace. */
+static void report_measures(const study *s, FILE *f, int format)
+{
+    if (format == REPORT_JSON) {
+        fprintf(f, ", \"measures\": ");
+        measures_study_json(f, s);
+        fprintf(f, "}\n");
+    } else if (format == REPORT_CSV) {
+        measures_study_csv(f, s);
+    } else {
+        measures_study_text(f, s);
+    }
+}
+
 void report_sim(const study *s, FILE *f, int format)
 {
     int n = s->nresults, np = s->nplayers;
@@ -262,9 +278,10 @@ void report_sim(const study *s, FILE *f, int format)
         else fprintf(f, "  %-12s %8.2f\n", s->reasons[k], total / n);
         first = false;
     }
-    if (json) fprintf(f, "}}\n");
+    if (json) fprintf(f, "}");
     else if (csv) csv_row(f, "mean game length (turns)", 0, NULL, n, n ? turns / n : 0, 0, 0, false);
     else fprintf(f, "\nmean game length: %.2f turns\n", n ? turns / n : 0);
+    report_measures(s, f, format);
     free(x);
 }
 
@@ -322,7 +339,8 @@ void report_tournament(const study *s, FILE *f, int format)
         else if (csv) csv_row(f, "win rate by seat", p + 1, NULL, n, n ? wins / n : 0, w.lo, w.hi, true);
         else fprintf(f, "  seat %d  %6.1f%%  [%5.1f%%, %5.1f%%]\n", p + 1, n ? 100.0 * wins / n : 0, 100 * w.lo, 100 * w.hi);
     }
-    if (json) fprintf(f, "]}\n");
+    if (json) fprintf(f, "]");
+    report_measures(s, f, format);
     free(x);
 }
 
@@ -393,6 +411,7 @@ void compare_settings_default(compare_settings *cs)
     cs->min_points = 1;
     cs->min_share = 0.02;
     cs->min_turns = 1;
+    cs->min_count = 0.5;
 }
 
 bool compare_min_effect(compare_settings *cs, const char *v)
@@ -403,6 +422,7 @@ bool compare_min_effect(compare_settings *cs, const char *v)
     if (strcmp(unit, "points") == 0) cs->min_points = x;
     else if (strcmp(unit, "share") == 0) cs->min_share = x;
     else if (strcmp(unit, "turns") == 0) cs->min_turns = x;
+    else if (strcmp(unit, "count") == 0) cs->min_count = x;
     else return false;
     return true;
 }
@@ -478,16 +498,31 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
     n = pair_games(a, b, ia, ib);
     int nb = cs->blocks < n ? cs->blocks : n;
     double *xa = column(n), *xb = column(n), *d = column(n);
-    for (int m = 0; m < METRIC_FIXED + nr && nrows < max; m++) {
-        const char *reason = m >= METRIC_FIXED ? reasons[m - METRIC_FIXED] : NULL;
+    /* The designer measures both sides have (measures.h), after the fixed
+     * ones and before points by reason. */
+    measure_ref extra[MEASURES_MAX], mb[MEASURES_MAX];
+    int ne = 0, na = measures_of(a, extra, MEASURES_MAX), nmb = measures_of(b, mb, MEASURES_MAX);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nmb; j++)
+            if (strcmp(extra[i].key, mb[j].key) == 0) {
+                extra[ne++] = extra[i];
+                break;
+            }
+    for (int m = 0; m < METRIC_FIXED + ne + nr && nrows < max; m++) {
+        const measure_ref *dm = m >= METRIC_FIXED && m < METRIC_FIXED + ne ? &extra[m - METRIC_FIXED] : NULL;
+        const char *reason = m >= METRIC_FIXED + ne ? reasons[m - METRIC_FIXED - ne] : NULL;
         for (int i = 0; i < n; i++) {
-            xa[i] = metric(a, &a->results[ia[i]], m, reason);
-            xb[i] = metric(b, &b->results[ib[i]], m, reason);
+            xa[i] = dm ? measure_value(a, &a->results[ia[i]], dm) : metric(a, &a->results[ia[i]], m, reason);
+            xb[i] = dm ? measure_value(b, &b->results[ib[i]], dm) : metric(b, &b->results[ib[i]], m, reason);
             d[i] = xb[i] - xa[i]; /* paired: game i of A and game i of B share a seed */
         }
         compare_row *r = &rows[nrows];
         memset(r, 0, sizeof *r);
-        if (m >= METRIC_FIXED) {
+        if (dm) {
+            snprintf(r->name, sizeof r->name, "%s", dm->name);
+            snprintf(r->key, sizeof r->key, "%s", dm->key);
+            r->unit = dm->unit;
+        } else if (m >= METRIC_FIXED) {
             bool any = false;
             for (int i = 0; i < n && !any; i++) any = xa[i] != 0 || xb[i] != 0;
             if (!any) continue;
@@ -503,8 +538,10 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
         r->b = stat_mean(xb, n);
         r->diff = stat_mean(d, n);
         over_blocks(r, d, n, nb, cs);
-        r->min_effect = strcmp(r->unit, "share") == 0 ? cs->min_share
-                        : strcmp(r->unit, "turns") == 0 ? cs->min_turns : cs->min_points;
+        r->min_effect = strcmp(r->unit, "share") == 0   ? cs->min_share
+                        : strcmp(r->unit, "turns") == 0 ? cs->min_turns
+                        : strcmp(r->unit, "count") == 0 ? cs->min_count
+                                                        : cs->min_points;
         nrows++;
     }
     /* Holm over the measures reported. */
@@ -590,7 +627,7 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
         compare_settings_default(&dflt);
         cs = &dflt;
     }
-    compare_row rows[METRIC_FIXED + 2 * STUDY_MAX_REASONS];
+    compare_row rows[COMPARE_MAX_ROWS];
     int nrows = compare_metrics(a, b, cs, rows, (int)(sizeof rows / sizeof rows[0]));
     winner_change wc = compare_winner_change(a, b);
     int n = wc.games, nb = nrows ? rows[0].blocks : 0, findings = 0;
@@ -603,15 +640,17 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
         fprintf(f, "}, \"b\": {");
         header_json(b, f);
         fprintf(f, "}, \"games\": %d, \"paired\": %s, \"blocks\": %d, \"correction\": \"holm\", "
-                   "\"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, \"turns\": %g}, "
+                   "\"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, \"turns\": %g, \"count\": %g}, "
                    "\"until_width\": %s, \"findings\": %d, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
                    "\"hi\": %.6f}, \"metrics\": [",
-                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, staged_json(cs, sj, sizeof sj), findings, wc.changed,
+                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, cs->min_count, staged_json(cs, sj, sizeof sj), findings, wc.changed,
                 rate, wc.lo, wc.hi);
         for (int i = 0; i < nrows; i++) {
             const compare_row *r = &rows[i];
             fprintf(f, "%s{\"metric\": ", i ? ", " : "");
             json_write_string(f, r->name);
+            fprintf(f, ", \"key\": ");
+            json_write_string(f, r->key);
             fprintf(f,
                     ", \"unit\": \"%s\", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, "
                     "\"significant\": %s, \"p\": %.6g, \"p_holm\": %.6g, \"corrected_lo\": %.6f, "
@@ -625,8 +664,8 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
     if (format == REPORT_CSV) {
         header_csv(a, f, "A ");
         header_csv(b, f, "B ");
-        fprintf(f, "# blocks: %d; correction: Holm, 5%% family-wise; min effect: points %g, share %g, turns %g\n", nb,
-                cs->min_points, cs->min_share, cs->min_turns);
+        fprintf(f, "# blocks: %d; correction: Holm, 5%% family-wise; min effect: points %g, share %g, turns %g, count %g\n",
+                nb, cs->min_points, cs->min_share, cs->min_turns, cs->min_count);
         fprintf(f, "metric,a,b,diff,lo,hi,significant,p,p_holm,corrected_lo,corrected_hi,blocks,blocks_agreeing,"
                    "min_effect,finding\n");
         for (int i = 0; i < nrows; i++) {
@@ -664,10 +703,11 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
             "seeds); \"blocks\" counts the blocks whose difference has the sign of B - A. The\n"
             "correction for testing %d measures at once is Holm's (5%% family-wise): a finding is\n"
             "a measure whose Holm-corrected interval excludes 0 (and every measure with a smaller\n"
-            "p-value passed too), and whose B - A is at least %s, a share of %s or %s\n"
-            "(--min-effect); \"no, small\" passed the test but not the threshold.\n",
+            "p-value passed too), and whose B - A is at least %s, a share of %s, %s\n"
+            "or a count of %g (--min-effect); \"no, small\" passed the test but not the\n"
+            "threshold. docs/measures.md defines every measure.\n",
             findings, findings == 1 ? "" : "s", nb, nrows, unit_text(&pr, thr[0], sizeof thr[0]),
-            unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]));
+            unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]), cs->min_count);
     for (int i = 0; i < nrows && cs->staged_key[0]; i++) {
         const compare_row *r = &rows[i];
         if (strcmp(r->key, cs->staged_key) != 0) continue;

@@ -27,9 +27,12 @@ void report_tournament(const study *s, FILE *f, int format);
  * once; a measure is a finding when Holm rejects "no effect" at 5% family-wise
  * and the effect is at least the practical threshold of its unit. */
 #define COMPARE_DEFAULT_BLOCKS 10
+/* The most rows a comparison has (fixed measures, measures.h's, points by reason). */
+#define COMPARE_MAX_ROWS 160
 typedef struct compare_settings {
     int blocks;                            /* default COMPARE_DEFAULT_BLOCKS */
     double min_points, min_share, min_turns; /* practical thresholds: 1, 0.02, 1 */
+    double min_count;      /* for counts (lead changes, options per decision): 0.5 */
     /* A study run until one measure's interval was narrow enough (Stein's
      * two-stage procedure): that measure's key, and the standard deviation
      * of its block means in the first stage with its degrees of freedom,
@@ -42,7 +45,7 @@ typedef struct compare_settings {
     bool staged_capped;    /* --max-games stopped it short of that width */
 } compare_settings;
 void compare_settings_default(compare_settings *cs);
-/* Parses "--min-effect UNIT=X" (points, share or turns); false if bad. */
+/* Parses "--min-effect UNIT=X" (points, share, turns or count); false if bad. */
 bool compare_min_effect(compare_settings *cs, const char *v);
 
 /* One measure of a comparison: means under A and B, the mean of the paired
@@ -53,7 +56,7 @@ bool compare_min_effect(compare_settings *cs, const char *v);
 typedef struct compare_row {
     char name[96];
     char key[48];          /* short name for --until-width: mean-score, first-win, points:farm, ... */
-    const char *unit;      /* "points", "share" or "turns" */
+    const char *unit;      /* "points", "share", "turns" or "count" */
     double a, b, diff, lo, hi;
     bool significant;      /* the 95% interval over the blocks excludes 0 (uncorrected) */
     int blocks, agree;
