@@ -12,6 +12,7 @@
 #include "shard.h"
 #include "staged.h"
 #include "study_args.h"
+#include "agents.h"
 
 static int add_option(study *s, const char *v)
 {
@@ -55,12 +56,47 @@ static int judging(const cli_args *args, const study *a, const study_flags *fl, 
     return 0;
 }
 
+/* --skill-gap STRONG,WEAK[,...]: these agents, one a seat, their seats
+ * rotated from game to game, under A and under B; the measure skill-gap is
+ * the first-named agent's win share. 0, or 2 (bad usage, message printed). */
+static int skill_gap_players(const cli_args *args, study *s)
+{
+    if (!cli_given(args, "--skill-gap")) return 0;
+    if (cli_given(args, "--players")) {
+        fprintf(stderr, "carc compare: --skill-gap names the players (the stronger first): not with --players\n");
+        return 2;
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", cli_text(args, "--skill-gap", NULL));
+    char *parts[CARC_MAX_PLAYERS + 1];
+    int n = arg_split(buf, parts, CARC_MAX_PLAYERS);
+    if (n < 2) {
+        fprintf(stderr, "carc compare: --skill-gap expects 2 to %d agents separated by commas, the stronger first "
+                        "(greedy,random; greedy,greedy:no-farmers)\n", CARC_MAX_PLAYERS);
+        return 2;
+    }
+    for (int p = 0; p < n; p++) {
+        char err[256] = "";
+        agent *ag = agent_create(parts[p], 0, p, err, sizeof err);
+        if (!ag || strcmp(parts[p], "human") == 0) {
+            agent_free(ag);
+            agent_error("compare", parts[p], ag ? "the human agent plays at the terminal" : err);
+            return 2;
+        }
+        agent_free(ag);
+        snprintf(s->agents[p], sizeof s->agents[p], "%s", parts[p]);
+    }
+    s->nagents = s->nplayers = n;
+    s->rotate = true;
+    return 0;
+}
+
 static int run(const cli_args *args)
 {
     static study a, b;
     study_defaults(&a);
     study_flags fl = {0};
-    if (study_from_args(args, &a, &fl) < 0) return 2;
+    if (study_from_args(args, &a, &fl) < 0 || skill_gap_players(args, &a) != 0) return 2;
     compare_settings cs;
     compare_settings_default(&cs);
     char until_key[48] = "", staged_err[1400];
@@ -130,6 +166,9 @@ static const cli_flag flags[] = {
     FLAG_TEXTS("--option-a", "KEY=VALUE", "a rule option for A only (repeatable)"),
     FLAG_TEXTS("--option-b", "KEY=VALUE", "a rule option for B only (repeatable)"),
     FLAG_U64("--seed-b", "S", "a different seed set for B (games no longer paired)"),
+    FLAG_TEXT("--skill-gap", "STRONG,WEAK", "play these agents against each other, seats rotated from game to\n"
+                                             "game (instead of --players); the measure skill-gap is STRONG's win\n"
+                                             "share under A and B (docs/measures.md)"),
     FLAG_INT("--blocks", "N", 2, 256, "judge each measure over N blocks of consecutive games (default 10):\n"
                                       "its interval is Student's t over the blocks' mean differences"),
     FLAG_TEXTS("--min-effect", "UNIT=X", "the practical threshold of a finding, per unit (repeatable):\n"

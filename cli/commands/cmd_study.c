@@ -56,7 +56,7 @@ static int on_setting(void *user, const char *section, const char *name, const c
         return 0;
     }
     static const char *const flags[] = {"players", "games", "seed", "seed-b", "blocks", "min-effect", "until-width",
-                                        "max-games", "option", "option-a", "option-b", "variant"};
+                                        "max-games", "option", "option-a", "option-b", "variant", "skill-gap"};
     if (strcmp(name, "command") == 0) {
         if (strcmp(value, "compare") != 0 && strcmp(value, "sim") != 0 && strcmp(value, "tournament") != 0) {
             ini_reader_fail(&sf->rd, "command = compare, sim or tournament, not '%s'", value);
@@ -83,7 +83,7 @@ static int on_setting(void *user, const char *section, const char *name, const c
         }
     ini_reader_fail(&sf->rd,
                     "unknown setting '%s' (command, a, b, variant, option, option-a, option-b, players, games, seed, "
-                    "seed-b, blocks, min-effect, until-width, max-games)",
+                    "seed-b, blocks, min-effect, until-width, max-games, skill-gap)",
                     name);
     return 0;
 }
@@ -197,7 +197,7 @@ const cli_command command_study = {
              "  option-a = KEY=VALUE, option-b = KEY=VALUE  (compare; repeatable)\n"
              "  players = A,B[,...]   games = N   seed = S   seed-b = S (compare)\n"
              "  blocks = N   min-effect = UNIT=X (repeatable)   until-width = MEASURE=W\n"
-             "  max-games = N                          (compare: as its flags)\n"
+             "  max-games = N   skill-gap = STRONG,WEAK (compare: as its flags)\n"
              "docs/house-rules.md, section 7, walks through one.\n",
     CLI_FLAGS(flags),
     .run = run,
