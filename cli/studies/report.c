@@ -192,6 +192,13 @@ static void header_csv(const study *s, FILE *f, const char *side)
             (unsigned long long)s->seed);
 }
 
+void report_header(const study *s, FILE *f, int format, const char *prefix)
+{
+    if (format == REPORT_JSON) header_json(s, f);
+    else if (format == REPORT_CSV) header_csv(s, f, prefix);
+    else header_text(s, f, prefix);
+}
+
 static void csv_row(FILE *f, const char *measure, int seat, const char *agent, int games, double v, double lo,
                     double hi, bool ci)
 {
@@ -467,10 +474,33 @@ static void over_blocks(compare_row *r, const double *d, int n, int nb, const co
         r->p = se > 0 ? stat_t_p_two_sided(r->diff / se, r->df) : r->diff != 0 ? 0 : 1;
     }
     r->significant = r->df > 0 && (r->lo > 0 || r->hi < 0);
-    r->clo = se; /* the standard error, until the correction (compare_metrics) */
+    r->se = se;
     free(sum);
     free(means);
     free(count);
+}
+
+void compare_correct(compare_row *rows, int m)
+{
+    double *p = column(m), *adj = column(m);
+    for (int i = 0; i < m; i++) p[i] = rows[i].p;
+    stat_holm(p, m, adj);
+    for (int i = 0; i < m; i++) {
+        compare_row *r = &rows[i];
+        double se = r->se;
+        r->p_holm = adj[i];
+        int rank = stat_holm_rank(p, m, i);
+        if (r->df < 1) {
+            r->clo = r->chi = r->diff;
+        } else {
+            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), r->df) * se;
+            r->clo = r->diff - h;
+            r->chi = r->diff + h;
+        }
+        r->finding = r->df > 0 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
+    }
+    free(p);
+    free(adj);
 }
 
 int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max)
@@ -544,25 +574,7 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
                                                         : cs->min_points;
         nrows++;
     }
-    /* Holm over the measures reported. */
-    double p[256], adj[256];
-    int m = nrows < 256 ? nrows : 256;
-    for (int i = 0; i < m; i++) p[i] = rows[i].p;
-    stat_holm(p, m, adj);
-    for (int i = 0; i < m; i++) {
-        compare_row *r = &rows[i];
-        double se = r->clo;
-        r->p_holm = adj[i];
-        int rank = stat_holm_rank(p, m, i);
-        if (r->df < 1) {
-            r->clo = r->chi = r->diff;
-        } else {
-            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), r->df) * se;
-            r->clo = r->diff - h;
-            r->chi = r->diff + h;
-        }
-        r->finding = r->df > 0 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
-    }
+    compare_correct(rows, nrows); /* Holm over the measures reported */
     free(xa);
     free(xb);
     free(d);

@@ -61,6 +61,7 @@ typedef struct compare_row {
     bool significant;      /* the 95% interval over the blocks excludes 0 (uncorrected) */
     int blocks, agree;
     double block_sd;       /* standard deviation of the blocks' mean differences */
+    double se;             /* the standard error of diff: block_sd / sqrt(blocks) */
     int df;                /* degrees of freedom of the interval */
     double p, p_holm, clo, chi, min_effect;
     bool finding;
@@ -72,6 +73,14 @@ extern const char *const compare_measure_keys[];
 extern const int compare_measure_key_count;
 /* cs: NULL for the defaults. */
 int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max);
+/* Holm's correction over m rows (of one comparison, or of all the points
+ * of a sweep): sets p_holm, the corrected interval and finding from each
+ * row's p, se, df and min_effect. */
+void compare_correct(compare_row *rows, int m);
+/* What was run, as every report begins (sim, tournament, compare, sweep):
+ * text lines with `prefix` before each ("", "A "), JSON members without
+ * braces, or CSV "# " lines naming `side`. */
+void report_header(const study *s, FILE *f, int format, const char *prefix);
 /* The games A and B both played, by game number (results sorted by it):
  * ia[k], ib[k] are the positions of the k-th pair. Returns the pairs. */
 int pair_games(const study *a, const study *b, int *ia, int *ib);

@@ -11,6 +11,7 @@
 
 #include "content_hash.h"
 #include "json_text.h"
+#include "measures.h"
 #include "regular_file.h"
 
 /* ---- identity ------------------------------------------------------------------------ */
@@ -127,6 +128,8 @@ static void write_games(const study *s, FILE *f, const char *kind, const char *s
         fprintf(f, "}, \"trace\": {");
         for (int k = 0; k < GAME_TRACE_FIELDS; k++)
             fprintf(f, "%s\"%s\": %ld", k ? ", " : "", game_trace_field_name(k), game_trace_field(&r->trace, k));
+        fprintf(f, "}, \"measures\": {");
+        measures_game_json(f, s, r); /* made from the fields above: a merge reads them again from those */
         fprintf(f, "}}\n");
     }
 }
@@ -154,6 +157,11 @@ void shard_write(FILE *f, const char *kind, const study *a, const study *b)
     write_games(a, f, kind, b ? "A" : "", id->id);
     if (b) write_games(b, f, kind, "B", id->id);
     free(id);
+}
+
+void shard_write_side(FILE *f, const char *kind, const study *s, const char *side, const char *study_id)
+{
+    write_games(s, f, kind, side, study_id);
 }
 
 void shard_write_games(FILE *f, const char *kind, const study *a, const study *b)
@@ -413,6 +421,14 @@ static const char *parse_game(const char *line, const header *h, study *a, study
                         pts[points_n++] = (int)v;
                     }
                 } while (ok && lit(&j, ','));
+                ok = ok && lit(&j, '}');
+            }
+        } else if (strcmp(key, "measures") == 0) {
+            ok = lit(&j, '{');
+            if (ok && !lit(&j, '}')) {
+                double x;
+                do ok = jstring(&j, reason, sizeof reason) && lit(&j, ':') && jdouble(&j, &x);
+                while (ok && lit(&j, ','));
                 ok = ok && lit(&j, '}');
             }
         } else if (strcmp(key, "trace") == 0) {
