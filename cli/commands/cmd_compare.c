@@ -12,7 +12,6 @@
 #include "shard.h"
 #include "staged.h"
 #include "study_args.h"
-#include "agents.h"
 
 static int add_option(study *s, const char *v)
 {
@@ -29,13 +28,7 @@ static int add_option(study *s, const char *v)
 static int judging(const cli_args *args, const study *a, const study_flags *fl, compare_settings *cs, char *key,
                    size_t keyn, double *width)
 {
-    cs->blocks = cli_int(args, "--blocks", cs->blocks);
-    for (int k = 0; k < cli_count(args, "--min-effect"); k++)
-        if (!compare_min_effect(cs, cli_nth(args, "--min-effect", k))) {
-            fprintf(stderr, "carc compare: --min-effect expects points=X, share=X, turns=X or count=X (X >= 0), not '%s'\n",
-                    cli_nth(args, "--min-effect", k));
-            return 2;
-        }
+    if (study_judging(args, cs) != 0) return 2;
     const char *v = cli_text(args, "--until-width", NULL);
     if (!v) return 0;
     const char *eq = strrchr(v, '=');
@@ -56,47 +49,12 @@ static int judging(const cli_args *args, const study *a, const study_flags *fl, 
     return 0;
 }
 
-/* --skill-gap STRONG,WEAK[,...]: these agents, one a seat, their seats
- * rotated from game to game, under A and under B; the measure skill-gap is
- * the first-named agent's win share. 0, or 2 (bad usage, message printed). */
-static int skill_gap_players(const cli_args *args, study *s)
-{
-    if (!cli_given(args, "--skill-gap")) return 0;
-    if (cli_given(args, "--players")) {
-        fprintf(stderr, "carc compare: --skill-gap names the players (the stronger first): not with --players\n");
-        return 2;
-    }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", cli_text(args, "--skill-gap", NULL));
-    char *parts[CARC_MAX_PLAYERS + 1];
-    int n = arg_split(buf, parts, CARC_MAX_PLAYERS);
-    if (n < 2) {
-        fprintf(stderr, "carc compare: --skill-gap expects 2 to %d agents separated by commas, the stronger first "
-                        "(greedy,random; greedy,greedy:no-farmers)\n", CARC_MAX_PLAYERS);
-        return 2;
-    }
-    for (int p = 0; p < n; p++) {
-        char err[256] = "";
-        agent *ag = agent_create(parts[p], 0, p, err, sizeof err);
-        if (!ag || strcmp(parts[p], "human") == 0) {
-            agent_free(ag);
-            agent_error("compare", parts[p], ag ? "the human agent plays at the terminal" : err);
-            return 2;
-        }
-        agent_free(ag);
-        snprintf(s->agents[p], sizeof s->agents[p], "%s", parts[p]);
-    }
-    s->nagents = s->nplayers = n;
-    s->rotate = true;
-    return 0;
-}
-
 static int run(const cli_args *args)
 {
     static study a, b;
     study_defaults(&a);
     study_flags fl = {0};
-    if (study_from_args(args, &a, &fl) < 0 || skill_gap_players(args, &a) != 0) return 2;
+    if (study_from_args(args, &a, &fl) < 0 || study_skill_gap(args, &a) != 0) return 2;
     compare_settings cs;
     compare_settings_default(&cs);
     char until_key[48] = "", staged_err[1400];

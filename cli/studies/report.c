@@ -98,7 +98,7 @@ static void header_text(const study *s, FILE *f, const char *prefix)
     fprintf(f, "%smodules   %s\n", prefix, s->modules);
     for (int i = 0; i < s->nsources; i++)
         fprintf(f, "%s%s %s sha256:%.12s\n", prefix, i ? "         " : "files    ", s->source_name[i], s->source_hash[i]);
-    if (study_file_name[0] && (!*prefix || *prefix == 'A'))
+    if (study_file_name[0] && *prefix != 'B') /* once: not again for B */
         fprintf(f, "%sstudy     %s sha256:%.12s\n", prefix, study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "%soptions   %s%s", prefix, s->nsettings ? "not at their default: " : "", buf);
@@ -181,7 +181,7 @@ static void header_csv(const study *s, FILE *f, const char *side)
     fprintf(f, "# %smodules: %s\n", side, s->modules);
     for (int i = 0; i < s->nsources; i++)
         fprintf(f, "# %sfile: %s sha256:%s\n", side, s->source_name[i], s->source_hash[i]);
-    if (study_file_name[0] && (!*side || *side == 'A'))
+    if (study_file_name[0] && *side != 'B')
         fprintf(f, "# study file: %s sha256:%s\n", study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "# %soptions not at their default: %s\n", side, s->nsettings ? buf : "none");
