@@ -91,6 +91,12 @@ typedef struct winner_change {
     int changed, games;
     double lo, hi;
     bool paired; /* A and B played the same seeds */
+    /* The same between unrelated games (A's k-th paired game against B's
+     * (k+1)-th, which share no seed): the rate a rule that changed every
+     * game's course would reach. A rate near it says the rule reshuffles
+     * who wins; it says nothing of whom it favours. */
+    int unrelated_changed;
+    double unrelated_lo, unrelated_hi;
 } winner_change;
 winner_change compare_winner_change(const study *a, const study *b);
 void report_compare(const study *a, const study *b, const compare_settings *cs, FILE *f, int format);
