@@ -52,12 +52,12 @@ void game_trace_finish(game_trace *t, int turn, const int *score, int nplayers)
     int w = sole_leader(score, nplayers);
     if (w < 0) {
         t->led_from = turn;
-        t->winner_behind = 0;
+        t->winner_behind = -1;
         for (int p = 0; p < nplayers; p++) {
             int top = 1;
             for (int q = 0; q < nplayers; q++) top &= score[q] <= score[p];
             /* tied winners: the least time behind among them */
-            if (top && (t->winner_behind == 0 || t->behind[p] < t->winner_behind)) t->winner_behind = t->behind[p];
+            if (top && (t->winner_behind < 0 || t->behind[p] < t->winner_behind)) t->winner_behind = t->behind[p];
         }
         return;
     }

@@ -202,10 +202,10 @@ int sweep_rows(const sweep *sw, const compare_settings *cs, compare_row *rows, i
     }
     int n = 0, nkeys = 0;
     for (int k = 0; k < sw->npoints; k++) {
-        int got = compare_metrics(&sw->base, &sw->points[k], cs, all + n, COMPARE_MAX_ROWS);
+        int from = n, got = compare_metrics(&sw->base, &sw->points[k], cs, all + from, COMPARE_MAX_ROWS);
         for (int i = 0; i < got; i++) {
-            if (!wanted(sw, all[n + i].key)) continue;
-            all[n] = all[n + i];
+            if (!wanted(sw, all[from + i].key)) continue;
+            all[n] = all[from + i];
             pt[n++] = k;
         }
     }
