@@ -352,16 +352,19 @@ void report_sweep(const sweep *sw, const compare_settings *cs, FILE *f, int form
         int w = 5;
         for (int k = 0; k < sw->npoints; k++)
             if ((int)strlen(sw->labels[k]) > w) w = (int)strlen(sw->labels[k]);
-        fprintf(f, "\n\n%-34s %-*s %9s %9s %9s  %-20s %-20s %6s  %s\n", "measure", w, "point", "baseline", "point",
+        int mw = 7;
+        for (int i = 0; i < n; i++)
+            if ((int)strlen(rows[i].name) > mw) mw = (int)strlen(rows[i].name);
+        fprintf(f, "\n\n%-*s %-*s %9s %9s %9s  %-20s %-20s %6s  %s\n", mw, "measure", w, "point", "baseline", "point",
                 "B - A", "95% interval", "Holm-corrected", "blocks", "finding");
         for (int i = 0; i < n; i++) {
             const compare_row *r = &rows[i];
-            char ci[64], cc[64], ag[16], name[40];
+            char ci[64], cc[64], ag[16], name[96];
             snprintf(ci, sizeof ci, "[%.2f, %.2f]", r->lo, r->hi);
             snprintf(cc, sizeof cc, "[%.2f, %.2f]", r->clo, r->chi);
             snprintf(ag, sizeof ag, "%d/%d", r->agree, r->blocks);
             snprintf(name, sizeof name, "%s", i && strcmp(rows[i - 1].key, r->key) == 0 ? "" : r->name);
-            fprintf(f, "%-34.34s %-*s %9.2f %9.2f %+9.2f  %-20s %-20s %6s  %s\n", name, w, sw->labels[point[i]], r->a,
+            fprintf(f, "%-*s %-*s %9.2f %9.2f %+9.2f  %-20s %-20s %6s  %s\n", mw, name, w, sw->labels[point[i]], r->a,
                     r->b, r->diff, ci, cc, ag, verdict(r));
         }
         fprintf(f,
