@@ -203,7 +203,7 @@ const cli_command command_study = {
              "  blocks = N   min-effect = UNIT=X (repeatable)   until-width = MEASURE=W\n"
              "  max-games = N   skill-gap = STRONG,WEAK (compare: as its flags)\n"
              "  vary = KEY=VALUES (repeatable)   measures = KEY,...   (sweep: as its flags)\n"
-             "docs/house-rules.md, section 7, walks through one.\n",
+             "docs/house-rules.md, section 9, walks through one.\n",
     CLI_FLAGS(flags),
     .run = run,
 };
