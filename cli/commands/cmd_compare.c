@@ -154,7 +154,9 @@ const cli_command command_compare = {
     .summary = "the same seeds under two rule sets: which measures differ, and by how much",
     .about = "Plays the same seeds under A and B (B defaults to A: then change it with\n"
              "--option-b) and prints, per measure (mean score, score spread, first-player\n"
-             "lead and win share, game length, winner's margin, points by reason), the\n"
+             "lead and win share, game length, winner's margin, closeness, lead changes,\n"
+             "the turn the winner led from, options and choices, the skill gap with\n"
+             "--skill-gap, points by reason: docs/measures.md), the\n"
              "means under A and B, the mean paired difference B - A with its 95% interval\n"
              "over independent blocks of games, the interval corrected for testing every\n"
              "measure at once (Holm), how many blocks agree, and whether it is a finding:\n"
@@ -164,7 +166,8 @@ const cli_command command_compare = {
              "Example: carc compare base --option-b farm-scoring=none --games 2000 --jobs 2\n\n"
              "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
              "Besides the metrics, the report says in how many games the winner changed\n"
-             "between A and B, with its 95% interval. --records DIR keeps A's records in\n"
+             "between A and B, with its 95% interval, beside the share between unrelated\n"
+             "games (A's game k, B's game k + 1). --records DIR keeps A's records in\n"
              "DIR/a/ and B's in DIR/b/.\n",
     CLI_FLAGS(flags),
     .hints = hints,
