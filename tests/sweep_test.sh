@@ -88,6 +88,18 @@ has "study run: the sweep's rows" "farm-scoring=none"
 check "compare --skill-gap: seats rotated" 0 "greedy, random (2 seats, rotated from game to game)" \
     "$CARC" compare base --option-b farm-scoring=none --skill-gap greedy,random --games 20
 has "compare --skill-gap: the measure" "skill gap: greedy's win share"
+for k in 1 2; do
+    run "$CARC" compare base --option-b farm-scoring=none --skill-gap greedy,random --games 20 --shard $k/2 --out "$T/skill-$k.jsonl"
+done
+run "$CARC" stats merge "$T/skill-1.jsonl" "$T/skill-2.jsonl"
+grep -v "paired games" "$T/out" >"$T/merged.txt"
+run "$CARC" compare base --option-b farm-scoring=none --skill-gap greedy,random --games 20
+grep -v "paired games" "$T/out" >"$T/whole.txt"
+if cmp -s "$T/merged.txt" "$T/whole.txt" && grep -q "skill gap" "$T/whole.txt"; then
+    pass "compare --skill-gap: two shards merge to the whole study's report (lead changes and all)"
+else
+    fail "compare --skill-gap: shards" "$(diff "$T/merged.txt" "$T/whole.txt" | head -c 300)"
+fi
 check "compare --skill-gap: not with --players" 2 "not with --players" \
     "$CARC" compare base --skill-gap greedy,random --players greedy,greedy --games 4
 check "compare --skill-gap: two agents at least" 2 "2 to" "$CARC" compare base --skill-gap greedy --games 4
