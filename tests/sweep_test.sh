@@ -67,7 +67,7 @@ check "sweep: an option the variant lacks, before any game" 1 "point farm-scorin
     "$CARC" sweep base --vary farm-scorin=none --games 10
 check "sweep: a value the option refuses" 1 "point farm-scoring=most" "$CARC" sweep base --vary farm-scoring=most --games 10
 check "sweep: an unknown measure" 2 "no measure 'marginn'" "$CARC" sweep base --vary farm-scoring=none --games 10 --measures marginn
-check "sweep: not in shards" 2 "runs in one piece" "$CARC" sweep base --vary farm-scoring=none --shard 1/2
+check "sweep: not in shards" 2 "a sweep runs in one piece" "$CARC" sweep base --vary farm-scoring=none --shard 1/2
 check "sweep: too many points" 2 "more than 64" "$CARC" sweep base --vary followers-per-player=1..20 --vary farm-scoring=per-farm,none,city-majority,per-city-once
 
 # --- a sweep in a study file --------------------------------------------------------

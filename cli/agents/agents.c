@@ -338,8 +338,8 @@ void agent_free(agent *a)
 
 const agent_kind agent_kinds[] = {
     {"random", "picks any option, uniformly", NULL,
-     "picks any option, uniformly; random:no-farmers, :no-figure=KIND and\n"
-     ":no-rule=PLUGIN never choose those options (restricted play, as greedy)",
+     "picks any option, uniformly; random:no-farmers, :no-figure=KIND,\n"
+     ":no-rule=PLUGIN: restricted as greedy's are",
      choose_random, false},
     {"greedy", "best immediate score change", "trained",
      "best immediate score change, with a positional term; greedy:trained\n"

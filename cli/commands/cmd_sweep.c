@@ -18,10 +18,6 @@ static int run(const cli_args *args)
     study_defaults(base);
     study_flags fl = {0};
     if (study_from_args(args, base, &fl) < 0 || study_skill_gap(args, base) != 0) return 2;
-    if (fl.sharded) {
-        fprintf(stderr, "carc sweep: a sweep runs in one piece (--jobs J plays it on J threads), not with --shard\n");
-        return 2;
-    }
     compare_settings cs;
     compare_settings_default(&cs);
     if (study_judging(args, &cs) != 0) return 2;
@@ -101,22 +97,29 @@ static int run(const cli_args *args)
 }
 
 static const cli_flag flags[] = {
-    FLAG_TEXTS("--vary", "KEY=VALUES", "the option to vary and its values: a range of whole numbers\n"
-                                       "(0..4, 0..10:2) or a list (none,per-city-once); repeatable: every\n"
+    FLAG_TEXTS("--vary", "KEY=VALUES", "the option and its values: whole numbers 0..4, 0..10:2,\n"
+                                       "or a list none,per-city-once; repeatable: every\n"
                                        "combination is a point (at most 64 points)"),
     STUDY_FLAGS_PLAY,
-    FLAG_TEXT("--skill-gap", "STRONG,WEAK", "play these agents against each other, seats rotated (instead of\n"
-                                             "--players); the measure skill-gap is STRONG's win share"),
-    FLAG_INT("--blocks", "N", 2, 256, "judge each measure over N blocks of consecutive games (default 10)"),
-    FLAG_TEXTS("--min-effect", "UNIT=X", "the practical threshold of a finding, per unit (repeatable):\n"
-                                          "points=X (default 1), share=X (0.02), turns=X (1), count=X (0.5)"),
-    FLAG_TEXT("--measures", "KEY,...", "report only these measures (fewer rows: a smaller correction);\n"
-                                       "keys as docs/measures.md names them: margin, first-win, points:farm"),
-    STUDY_FLAGS_OUTPUT,
+    FLAG_TEXT("--skill-gap", "STRONG,WEAK", "these agents against each other, seats rotated (not\n"
+                                             "with --players); skill-gap: STRONG's win share"),
+    FLAG_INT("--blocks", "N", 2, 256, "judge each measure over N blocks of games (default 10)"),
+    FLAG_TEXTS("--min-effect", "UNIT=X", "a finding's practical threshold per unit (repeatable):\n"
+                                          "points=X (1), share=X (0.02), turns=X (1), count=X (0.5)"),
+    FLAG_TEXT("--measures", "KEY,...", "report only these measures (fewer rows, a smaller\n"
+                                       "correction): margin,first-win,points:farm\n"
+                                       "(the keys of docs/measures.md)"),
+    FLAG_TEXT("--out", "FILE", "write the report into FILE, whole or not at all"),
+    FLAG_TEXT("--games-jsonl", "FILE", "also write every game as one JSON line into FILE,\n"
+                                       "its side the point: for R or pandas"),
+    FLAG_SWITCH("--json", "the report as one JSON object"),
+    FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),
+    FLAG_ALLOW_PLUGIN_PATHS("the variants"),
 };
 
 static const cli_hint hints[] = {
     {"--variant", "name the variants as arguments: carc sweep BASELINE [VARIANT] --vary KEY=VALUES"},
+    {"--shard", "a sweep runs in one piece: --jobs J plays it on J threads"},
     {"--option-b", "the points' options are --vary's; --option sets an option for the baseline and every point"},
     {NULL, NULL},
 };
@@ -135,8 +138,8 @@ const cli_command command_sweep = {
              "over every (point, measure) row, how many blocks agree, and whether it is a\n"
              "finding. One row per (point, measure) in the table, --csv and --json.\n"
              "Script and plugin options vary as any other (road-closer.points-per-tile).\n"
-             "Example: carc sweep base house/road-closer-lua --vary road-closer.points-per-tile=0..4\n"
-             "         --players greedy,greedy --games 1000 --jobs 2\n"
+             "Example: carc sweep base house/road-closer-lua --players greedy,greedy\n"
+             "         --vary road-closer.points-per-tile=0..4 --games 1000 --jobs 2\n"
              "--records DIR keeps the baseline's records in DIR/baseline/ and point K's in\n"
              "DIR/point-K/; --games-jsonl FILE writes every game, its side the point.\n",
     CLI_FLAGS(flags),

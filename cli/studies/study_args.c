@@ -77,7 +77,7 @@ int study_from_args(const cli_args *a, study *s, study_flags *fl)
         }
         snprintf(s->overrides[s->noverrides++], sizeof s->overrides[0], "%s", v);
     }
-    if (cli_given(a, "--shard")) {
+    if (cli_takes(a->cmd, "--shard") && cli_given(a, "--shard")) {
         if (!parse_shard(cmd, cli_text(a, "--shard", NULL), s)) return -1;
         fl->sharded = true;
     }
