@@ -33,7 +33,8 @@ static int run(const cli_args *args)
         }
         for (int a = 0; a < sw.naxes; a++)
             if (strcmp(sw.axes[a].key, sw.axes[sw.naxes].key) == 0) {
-                fprintf(stderr, "carc sweep: --vary %s given twice\n", sw.axes[a].key);
+                snprintf(err, sizeof err, "--vary %s given twice", sw.axes[a].key);
+                term_error("carc sweep", err);
                 return 2;
             }
         sw.naxes++;
@@ -78,8 +79,10 @@ static int run(const cli_args *args)
                 bool found = false;
                 for (int r = 0; r < n && !found; r++) found = strcmp(rows[r].key, sw.measures[i]) == 0;
                 if (!found) {
-                    fprintf(stderr, "carc sweep: --measures: no measure '%s' in this sweep (docs/measures.md lists "
-                                    "the keys; points by reason are points:REASON)\n", sw.measures[i]);
+                    char msg[300]; /* the key may come from a stranger's study file: shown escaped */
+                    snprintf(msg, sizeof msg, "--measures: no measure '%s' in this sweep (docs/measures.md lists the "
+                             "keys; points by reason are points:REASON)", sw.measures[i]);
+                    term_error("carc sweep", msg);
                     rc = 2;
                 }
             }
