@@ -24,8 +24,8 @@ DATADIR ?= $(CURDIR)
 PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
-DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev pkg-config
+DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle sqlite3
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev libsqlite3-dev pkg-config
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -38,9 +38,9 @@ endif
 LUA_CFLAGS  := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
-# carc serve: the HTTP server and the JSON reader and writer (the command only).
-SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
-SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null)
+# carc serve: the HTTP server, the JSON reader and writer, and SQLite for its games (the command only).
+SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson sqlite3 2>/dev/null)
+SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson sqlite3 2>/dev/null)
 # Studies: SHA-256 of the files a study played (the command only).
 HASH_LIBS    := $(shell pkg-config --libs nettle 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
