@@ -79,18 +79,92 @@ static response raw_exchange(const char *req, size_t reqlen)
     return r;
 }
 
-static response http(const char *method, const char *path, const char *json)
+/* The seats' secrets of the games the test made (from the links in each
+ * new game's answer): a move is made with its seat's own. */
+#define KNOWN_GAMES 512
+static struct known_game {
+    char id[24];
+    char secret[CARC_MAX_PLAYERS][40];
+} known[KNOWN_GAMES];
+static int nknown;
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remember_links(json_t *st)
+{
+    json_t *links = json_object_get(st, "links"), *seats = json_object_get(links, "seats"), *one;
+    size_t i;
+    if (!links) return;
+    pthread_mutex_lock(&known_lock);
+    for (int g = 0; g < nknown; g++)
+        if (strcmp(known[g].id, json_string_value(json_object_get(st, "id"))) == 0) {
+            pthread_mutex_unlock(&known_lock);
+            return;
+        }
+    assert_true(nknown < KNOWN_GAMES);
+    struct known_game *k = &known[nknown++];
+    snprintf(k->id, sizeof k->id, "%s", json_string_value(json_object_get(st, "id")));
+    json_array_foreach(seats, i, one) {
+        const char *link = json_string_value(json_object_get(one, "link")), *key = strstr(link, "&key=");
+        int seat = (int)json_integer_value(json_object_get(one, "seat"));
+        assert_non_null(key);
+        snprintf(k->secret[seat], sizeof k->secret[seat], "%s", key + 5);
+    }
+    pthread_mutex_unlock(&known_lock);
+}
+
+/* The secret of a person's seat of a game the test made; "" when unknown. */
+static const char *seat_secret(const char *id, int seat)
+{
+    const char *s = "";
+    pthread_mutex_lock(&known_lock);
+    for (int i = 0; i < nknown; i++)
+        if (strcmp(known[i].id, id) == 0) s = known[i].secret[seat];
+    pthread_mutex_unlock(&known_lock);
+    return s;
+}
+
+/* The first person's seat of the state's game. */
+static int person_seat(json_t *st)
+{
+    json_t *players = json_object_get(st, "players"), *p;
+    size_t i;
+    json_array_foreach(players, i, p) if (json_is_true(json_object_get(p, "person"))) return (int)i;
+    return -1;
+}
+
+/* A request holding a game's secret (X-Carc-Key), or none (NULL). */
+static response http_key(const char *method, const char *path, const char *json, const char *key)
 {
     char *req = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&req, &n);
     fprintf(f, "%s %s HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n", method, path, port);
+    if (key) fprintf(f, "X-Carc-Key: %s\r\n", key);
     if (json) fprintf(f, "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s", strlen(json), json);
     else fprintf(f, "\r\n");
     fclose(f);
     response r = raw_exchange(req, n);
     free(req);
+    if (r.status == 201) {
+        json_error_t e;
+        json_t *j = json_loads(r.body, 0, &e);
+        remember_links(j);
+        json_decref(j);
+    }
     return r;
+}
+
+/* A request as the seat of the game of path /api/games/ID/... */
+static response http_seat(const char *method, const char *path, const char *json, int seat)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%.16s", path + strlen("/api/games/"));
+    return http_key(method, path, json, seat_secret(id, seat));
+}
+
+static response http(const char *method, const char *path, const char *json)
+{
+    return http_key(method, path, json, NULL);
 }
 
 static json_t *body_json(const response *r)
@@ -131,11 +205,29 @@ static json_t *start_game(const char *variant, const char *agent0, const char *a
     json_t *j = body_json(&r);
     free(r.body);
     assert_non_null(j);
+    remember_links(j); /* the host's state holds the links */
     return j;
 }
 
 static const char *game_id(json_t *st) { return json_string_value(json_object_get(st, "id")); }
 static int serial_of(json_t *st) { return (int)json_integer_value(json_object_get(st, "serial")); }
+
+/* The record's file of a game, which the host's state holds (a seat's does
+ * not); in a static buffer per call site's use. */
+static const char *save_of(json_t *st)
+{
+    static __thread char buf[1200];
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s", game_id(st));
+    response r = http("GET", path, NULL);
+    json_t *j = body_json(&r);
+    free(r.body);
+    const char *save = json_string_value(json_object_get(j, "save"));
+    assert_non_null(save);
+    snprintf(buf, sizeof buf, "%s", save);
+    json_decref(j);
+    return buf;
+}
 
 /* One move: the human seat picks option k, or the bot steps. The new state. */
 static json_t *move(json_t *st, int k, int *status)
@@ -146,7 +238,8 @@ static json_t *move(json_t *st, int k, int *status)
     snprintf(path, sizeof path, "/api/games/%s/%s", game_id(st), human ? "choose" : "step");
     if (human) snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st), k);
     else snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
-    response r = http("POST", path, body);
+    int seat = (int)json_integer_value(json_object_get(d, "seat"));
+    response r = http_seat("POST", path, body, human ? seat : person_seat(st));
     *status = r.status;
     json_t *j = r.status == 200 ? body_json(&r) : NULL;
     if (r.status != 200) fprintf(stderr, "%s: %d %s\n", path, r.status, r.body);
@@ -175,7 +268,7 @@ static json_t *play_out(json_t *st, unsigned seed) { return play_on(st, seed, 50
 /* The scores of the state, and of the replay of its saved record. */
 static void assert_record_replays_to(json_t *st)
 {
-    const char *save = json_string_value(json_object_get(st, "save"));
+    const char *save = save_of(st);
     char err[8192];
     carc_record rec;
     assert_int_equal(carc_record_load(save, &rec, err, sizeof err), 0);
@@ -252,7 +345,7 @@ static void test_hostile_requests(void **state)
     char path[160], choose[160];
     snprintf(path, sizeof path, "/api/games/%s", game_id(st));
     snprintf(choose, sizeof choose, "/api/games/%s/choose", game_id(st));
-    const char *save = json_string_value(json_object_get(st, "save"));
+    const char *save = save_of(st);
     char *before = read_file(save);
     int nopts = (int)json_array_size(json_object_get(json_object_get(st, "decision"), "options"));
     char body[160];
@@ -289,13 +382,13 @@ static void test_hostile_requests(void **state)
     assert_refused(http("POST", "/api/games/0123456789abcdef/choose", "{\"serial\": 1, \"option\": 0}"), 404,
                    "no game");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st), nopts);
-    assert_refused(http("POST", choose, body), 400, "out of range");
+    assert_refused(http_seat("POST", choose, body, 0), 400, "out of range");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": -1}", serial_of(st));
-    assert_refused(http("POST", choose, body), 400, "out of range");
+    assert_refused(http_seat("POST", choose, body, 0), 400, "out of range");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 99999999999}", serial_of(st));
-    assert_refused(http("POST", choose, body), 400, "\\\"option\\\"");
+    assert_refused(http_seat("POST", choose, body, 0), 400, "\\\"option\\\"");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 0}", serial_of(st) + 5);
-    assert_refused(http("POST", choose, body), 409, "decision");
+    assert_refused(http_seat("POST", choose, body, 0), 409, "decision");
     snprintf(path, sizeof path, "/api/games/%s/step", game_id(st));
     snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
     assert_refused(http("POST", path, body), 409, "at the page");
@@ -394,13 +487,13 @@ static void test_undo(void **state)
     }
     char path[160];
     snprintf(path, sizeof path, "/api/games/%s/undo", game_id(st));
-    response r = http("POST", path, "{}");
+    response r = http_seat("POST", path, "{}", person_seat(st));
     assert_int_equal(r.status, 200);
     json_t *u = body_json(&r);
     free(r.body);
     /* the human's last move was the deploy (or pass) of turn 3 */
     assert_int_equal(serial_of(u), serial_of(s0) + 1);
-    r = http("POST", path, "{}");
+    r = http_seat("POST", path, "{}", person_seat(st));
     assert_int_equal(r.status, 200);
     json_t *u2 = body_json(&r);
     free(r.body);
@@ -418,7 +511,7 @@ static void test_undo(void **state)
     /* a game with no move at the page has nothing to undo */
     st = start_game("base", "greedy", "human", 12);
     snprintf(path, sizeof path, "/api/games/%s/undo", game_id(st));
-    assert_refused(http("POST", path, "{}"), 409, "no move");
+    assert_refused(http_seat("POST", path, "{}", person_seat(st)), 409, "no move");
     json_decref(st);
 }
 
@@ -528,6 +621,7 @@ static json_t *get_state(const char *id)
     json_t *j = body_json(&r);
     free(r.body);
     assert_non_null(j);
+    remember_links(j); /* the host's state holds the links */
     return j;
 }
 
@@ -619,10 +713,10 @@ static void test_undo_after_the_end(void **state)
     json_t *end = play_out(start_game("base", "human", "greedy", 51), 9);
     assert_non_null(end);
     assert_true(json_is_true(json_object_get(end, "finished")));
-    const char *save = json_string_value(json_object_get(end, "save"));
+    const char *save = save_of(end);
     char *before = read_file(save), path[160];
     snprintf(path, sizeof path, "/api/games/%s/undo", game_id(end));
-    assert_refused(http("POST", path, "{}"), 409, "over");
+    assert_refused(http_seat("POST", path, "{}", person_seat(end)), 409, "over");
     char *after = read_file(save);
     assert_string_equal(before, after);
     json_t *again = get_state(game_id(end));

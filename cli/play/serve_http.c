@@ -38,6 +38,10 @@ static const char *const no_key =
     "this server asks for its key: open the address carc serve printed when it started (it ends in "
     "?key=...), or send the header Authorization: Bearer KEY; a game's own link opens that game";
 
+static const char *const links_only =
+    "this game is open to its links only: open the link you were given (it ends in #game=ID&key=...), or "
+    "the server's own address with its key";
+
 /* One request: its body as it arrives, up to its limit. */
 typedef struct request {
     char *body;
@@ -791,7 +795,8 @@ static void live_stream(reply *r, const serve_daemon *d, struct MHD_Connection *
     char err[512] = "";
     serve_session *s = take_game(id, err, sizeof err);
     if (!s) {
-        reply_error(r, 404, "no game '%s' on this server", id);
+        if (server_caller) reply_error(r, 404, "no game '%s' on this server", id);
+        else reply_error(r, 403, "%s", links_only);
         return;
     }
     const char *secret = game_secret(c, id);
@@ -799,7 +804,7 @@ static void live_stream(reply *r, const serve_daemon *d, struct MHD_Connection *
     int serial = s->nlines;
     registry_give(s);
     if (who.role == ROLE_NONE) {
-        reply_error(r, 403, "this game is open to its links only");
+        reply_error(r, 403, "%s", links_only);
         return;
     }
     const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
@@ -864,16 +869,15 @@ static void game_route(reply *r, const serve_daemon *d, struct MHD_Connection *c
         return;
     }
     serve_session *s = take_game(id, err, sizeof err);
-    if (!s) {
-        if (err[0]) reply_error(r, 500, "the game %s cannot be played again from the database: %s", id, err);
-        else reply_error(r, 404, "no game '%s' on this server", id);
-        return;
-    }
+    if (!s && !server_caller) /* which games exist is the server's own business */
+        reply_error(r, 403, "%s", links_only);
+    else if (!s && err[0]) reply_error(r, 500, "the game %s cannot be played again from the database: %s", id, err);
+    else if (!s) reply_error(r, 404, "no game '%s' on this server", id);
+    if (!s) return;
     const char *secret = game_secret(c, id);
     game_caller who = seats_caller(s, secret, server_caller);
     if (who.role == ROLE_NONE)
-        reply_error(r, 403, "this game is open to its links only: open the link you were given (it ends in "
-                            "#game=ID&key=...)");
+        reply_error(r, 403, "%s", links_only);
     else if (!post && !*action) reply_game_state(r, 200, s, who);
     else if (!post && strcmp(action, "record") == 0) record_download(r, s, who);
     else if (post && strcmp(action, "claim") == 0) claim(r, s, who, secret);
