@@ -56,7 +56,12 @@ static int run(const cli_args *a)
     }
 
     char err[8192] = "", id[24] = "";
-    if (store_open(db, err, sizeof err) < 0) {
+    const char *sync = cli_text(a, "--db-sync", "normal");
+    if (strcmp(sync, "normal") != 0 && strcmp(sync, "full") != 0) {
+        fprintf(stderr, "carc serve: --db-sync is normal or full, not '%s'\n", sync);
+        return 2;
+    }
+    if (store_open(db, strcmp(sync, "full") == 0, err, sizeof err) < 0) {
         fprintf(stderr, "carc serve: %s\n", err);
         return 1;
     }
@@ -147,6 +152,8 @@ static const cli_flag flags[] = {
     FLAG_TEXT("--resume", "FILE", "open a saved game; it goes on saving to FILE"),
     FLAG_TEXT("--db", "PATH", "the database of the games, their seats and moves (default:\n"
                               "$XDG_DATA_HOME/carc/carc.db, else ~/.local/share/carc/carc.db)"),
+    FLAG_TEXT("--db-sync", "normal|full", "normal: a killed server loses no move answered; full: a\n"
+                                          "power cut neither (one disk flush per move)"),
     FLAG_INT("--max-games", "N", 0, 100000, "games in progress at once (default 1000; 0: no limit)"),
     FLAG_INT("--max-connections", "N", 16, 10000, "connections open at once (default 512)"),
     FLAG_INT("--max-per-address", "N", 1, 10000, "connections open at once from one address (default 64)"),

@@ -27,7 +27,6 @@ typedef struct bucket {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bucket buckets[EVENT_BUCKETS];
-static bool stopping;
 static int open_streams;
 static struct {
     char address[64];
@@ -78,7 +77,7 @@ void events_changed(const char *id, int serial, unsigned generation)
     pthread_mutex_unlock(&lock);
 }
 
-int events_wait(const char *id, int *serial, unsigned *generation, double seconds)
+int events_wait(const char *id, int *serial, unsigned *generation, double seconds, const bool *stop)
 {
     pthread_once(&once, init);
     struct timespec until;
@@ -91,7 +90,7 @@ int events_wait(const char *id, int *serial, unsigned *generation, double second
     channel *c = channel_of(b, id);
     int rc = 0;
     for (;;) {
-        if (stopping) {
+        if (*stop) {
             rc = -1;
             break;
         }
@@ -108,19 +107,19 @@ int events_wait(const char *id, int *serial, unsigned *generation, double second
     return rc;
 }
 
-void events_start(void)
+void events_wake_all(void)
 {
     pthread_once(&once, init);
     pthread_mutex_lock(&lock);
-    stopping = false;
+    for (int i = 0; i < EVENT_BUCKETS; i++) pthread_cond_broadcast(&buckets[i].cond);
     pthread_mutex_unlock(&lock);
 }
 
-void events_stop(void)
+void events_stop(bool *stop)
 {
     pthread_once(&once, init);
     pthread_mutex_lock(&lock);
-    stopping = true;
+    *stop = true;
     for (int i = 0; i < EVENT_BUCKETS; i++) pthread_cond_broadcast(&buckets[i].cond);
     pthread_mutex_unlock(&lock);
 }
@@ -128,7 +127,7 @@ void events_stop(void)
 bool events_open(const char *address, int max_total, int max_per_address)
 {
     pthread_mutex_lock(&lock);
-    bool ok = !stopping && open_streams < max_total;
+    bool ok = open_streams < max_total;
     int slot = -1, free_slot = -1;
     for (int i = 0; ok && i < EVENT_ADDRESSES; i++) {
         if (per_address[i].n > 0 && strcmp(per_address[i].address, address) == 0) slot = i;

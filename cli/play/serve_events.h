@@ -12,13 +12,13 @@
 void events_changed(const char *id, int serial, unsigned generation);
 /* Waits at most `seconds` for the game to differ from (serial,
  * generation). 1 when it does (the new values in *serial, *generation),
- * 0 when the time ran out, -1 when the server stops. */
-int events_wait(const char *id, int *serial, unsigned *generation, double seconds);
-/* Streams may wait (at a server's start). */
-void events_start(void);
-/* Wakes every stream to end (the server stops); events_wait answers -1
- * from then on. */
-void events_stop(void);
+ * 0 when the time ran out, -1 when *stop is set (its server stops). */
+int events_wait(const char *id, int *serial, unsigned *generation, double seconds, const bool *stop);
+/* Wakes every stream, so those whose *stop is set end. Set it first, under
+ * events_lock_stop. */
+void events_wake_all(void);
+/* Sets *stop where events_wait reads it, and wakes every stream. */
+void events_stop(bool *stop);
 /* A stream may open: fewer than max_total open, fewer than max_per_address
  * from this address. true and counted (events_close gives it back), or
  * false. */

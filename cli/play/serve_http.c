@@ -32,6 +32,7 @@ struct serve_daemon {
     int port;
     serve_access *access;
     serve_watch *watch;
+    bool stopping;        /* its live streams end (serve_events.h) */
 };
 
 static const char *const no_key =
@@ -666,6 +667,7 @@ static void claim(reply *r, const serve_session *s, game_caller who, const char 
 /* One page following a game: what it saw last, and the bytes of the
  * event being sent. */
 typedef struct stream {
+    const bool *stopping; /* the server's */
     char id[24];
     char address[64];
     bool server_caller;
@@ -749,8 +751,8 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         }
         int serial = st->serial;
         unsigned gen = st->generation;
-        int rc = events_wait(st->id, &serial, &gen,
-                             left < SERVE_KEEPALIVE_SECONDS ? left : SERVE_KEEPALIVE_SECONDS);
+        int rc = events_wait(st->id, &serial, &gen, left < SERVE_KEEPALIVE_SECONDS ? left : SERVE_KEEPALIVE_SECONDS,
+                             st->stopping);
         if (rc < 0) return MHD_CONTENT_READER_END_OF_STREAM;
         if (rc == 0) { /* a comment keeps proxies and the idle timeout from closing a quiet stream */
             free(st->out);
@@ -833,6 +835,7 @@ static void live_stream(reply *r, const serve_daemon *d, struct MHD_Connection *
                     total, per);
         return;
     }
+    st->stopping = &d->stopping;
     snprintf(st->id, sizeof st->id, "%s", id);
     snprintf(st->secret, sizeof st->secret, "%s", secret && strlen(secret) <= SESSION_SECRET_CHARS ? secret : "");
     st->server_caller = server_caller;
@@ -1092,7 +1095,6 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
     }
     d->cfg = *cfg;
     max_games = cfg->max_games == 0 ? SERVE_MAX_GAMES : cfg->max_games < 0 ? 0 : cfg->max_games;
-    events_start();
     d->access = access_new(cfg->listen, cfg->allow_hosts, cfg->nallow_hosts, cfg->needs_key && !cfg->key, err, errn);
     if (!d->access || (cfg->key && access_add_server_key(d->access, cfg->key) < 0)) {
         if (d->access) snprintf(err, errn, "the key must be %d hex digits", ACCESS_KEY_CHARS);
@@ -1149,7 +1151,7 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
 void serve_stop(serve_daemon *d)
 {
     if (!d) return;
-    events_stop(); /* the live streams end, so their threads can */
+    events_stop(&d->stopping); /* the live streams end, so their threads can */
     MHD_stop_daemon(d->mhd); /* every connection closed: the watch goes after */
     daemon_free(d);
 }

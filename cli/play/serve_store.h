@@ -14,8 +14,10 @@
 #include "serve_session.h"
 
 /* Opens (or makes) the database at path, its folder made when missing.
- * 0; -1 with err (a file that is not a carc database, no room, no right). */
-int store_open(const char *path, char *err, size_t errn);
+ * full_sync: each commit waits for the disk (survives a power cut; else a
+ * killed process loses nothing, serve_store.c). 0; -1 with err (a file that
+ * is not a carc database, no room, no right). */
+int store_open(const char *path, bool full_sync, char *err, size_t errn);
 /* Closes the database (at exit; no-op when none is open). */
 void store_close(void);
 /* Whether a database is open: without one games live in memory only. */
