@@ -122,6 +122,12 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ikernel -shared -o $@ $(filter %.c,$^)
 
+# The driver of many games through carc serve's API (tests/serve_kill_test.sh, bench/serve_load.sh).
+SERVE_DRIVER := $(BUILD)/tests/serve_driver
+$(SERVE_DRIVER): tests/serve_driver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SERVE_CFLAGS) -o $@ $< $(SERVE_LIBS) -lpthread
+
 $(BUILD)/tests/%: tests/%.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ALL_INC) -Itests -MMD -MP -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
@@ -136,8 +142,8 @@ golden: all $(BUILD)/tests/test_golden
 # scenario records (carc test), then the command-line tests
 # (tests/run_all.sh): each runs even when one before it failed, and the last
 # lines say which failed and "N passed, N failed".
-test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) TEST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins \
+test: all $(TEST_BIN) $(TEST_PLUGIN_SO) $(SERVE_DRIVER)
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) SERVE_DRIVER=$(CURDIR)/$(SERVE_DRIVER) TEST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins \
 	 INSTALL_TEST=$(if $(filter build,$(BUILD)),1,0) sh tests/run_all.sh $(TEST_BIN)
 
 # The layers keep to their headers (tests/check_layers.sh: kernel/ the game

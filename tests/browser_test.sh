@@ -20,6 +20,8 @@ NODE=${NODE:-node}
 PASSED=0
 FAILED=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/carc-browser.XXXXXX") || exit 1
+# carc serve keeps its games under the data directory: the test's own
+export XDG_DATA_HOME="$T/data"
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM
 
