@@ -25,7 +25,8 @@ PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
 DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle sqlite3
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev libsqlite3-dev pkg-config
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev libsqlite3-dev pkg-config \
+               nginx-light openssl
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
