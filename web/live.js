@@ -8,13 +8,23 @@
 
 const Live = (() => {
   let gameId = null;
-  let own = null;            // the secret of the link this page was opened with
+  let own = null;           // the secret of the link this page was opened with
   const seatKeys = {};       // seat -> secret: the seats this page moves
   let hostKey = null;
   let source = null;         // the EventSource
   let onChange = null;
 
   const store = (id) => 'carc-links-' + id;
+
+  // Another game in this tab: the secrets of the last one are not its own.
+  function switchTo(id) {
+    if (id === gameId) return;
+    gameId = id;
+    own = null;
+    hostKey = null;
+    for (const k of Object.keys(seatKeys)) delete seatKeys[k];
+    recall(id);
+  }
 
   // The secrets this page holds for game id, kept for the tab's life
   // (sessionStorage: gone with the tab, never sent anywhere but here).
@@ -42,9 +52,8 @@ const Live = (() => {
   async function fromAddress() {
     const m = /game=([0-9a-f]{16})/.exec(location.hash);
     if (!m) return null;
-    gameId = m[1];
+    switchTo(m[1]);
     const k = keyOf(location.hash);
-    recall(gameId);
     if (k) {
       own = k;
       const res = await fetch('/api/games/' + gameId + '/claim',
@@ -60,10 +69,7 @@ const Live = (() => {
   // What a state says of this page: its seat, and (the host's) the links.
   function learn(st) {
     if (!st || !st.id) return;
-    if (gameId !== st.id) {
-      gameId = st.id;
-      recall(gameId);
-    }
+    switchTo(st.id);
     if (st.you && st.you.role === 'seat' && own) seatKeys[st.you.seat] = own;
     if (st.you && st.you.role === 'host' && own && !hostKey) hostKey = own;
     if (st.links) {
