@@ -89,7 +89,7 @@ const Live = (() => {
     if (/\/(seat|end)$/.test(path)) return hostKey || own;
     if (/\/choose$/.test(path) && state && state.decision && canMove(state.decision.seat))
       return seatKeys[state.decision.seat];
-    if (/\/(undo|reveal)$/.test(path) && state && state.you && state.you.role === 'seat') return own;
+    if (/\/(undo|reveal)$/.test(path) && own && state && state.you && state.you.role === 'seat') return own;
     if (/\/(undo|reveal|step)$/.test(path) && mine().length) return seatKeys[mine()[0]];
     return own || hostKey || null;
   }
