@@ -86,6 +86,7 @@ for (let guard = 0; guard < 400; guard++) {
   await wide.until(ready, "the human seat's turn", 120000);
   if (await wide.js("document.body.getAttribute('data-waiting') === 'over'")) break;
   const st = await state();
+  if (!st.last_moves || !st.modules) fail('the state has no last_moves or modules');
   if (await wide.js(`document.body.getAttribute('data-serial') !== '${st.serial}'`)) continue; // the page catches up
   // The other seat's last tile, where the server says it is.
   const bot = st.last_moves[1];
