@@ -81,7 +81,7 @@ function checkPreview(o, got, where) {
   }
 }
 
-let wideShot = false;
+let wideShot = false, goodShot = false;
 for (let guard = 0; guard < 400; guard++) {
   await wide.until(ready, "the human seat's turn", 120000);
   if (await wide.js("document.body.getAttribute('data-waiting') === 'over'")) break;
@@ -135,10 +135,15 @@ for (let guard = 0; guard < 400; guard++) {
         await sleep(200); // the fade of .15 s
         checkPreview(o, await shown(), 'pointing at a figure');
         if (opacity === undefined) fail('no opacity');
-        if (!wideShot && o.target.figure === 'follower' && o.target.feature && o.target.feature.kind === 'city' &&
-            o.target.feature.segs.length > 2 && seen.moves > 16 && shots) {
+        // The screenshot: a follower's city lit, or better, a feature whose
+        // move scores at once.
+        const scores = o.target.feature && o.target.points && o.target.points.some((p) => p !== 0);
+        const city = o.target.figure === 'follower' && o.target.feature && o.target.feature.kind === 'city' &&
+          o.target.feature.segs.length > 2 && seen.moves > 16;
+        if (shots && ((scores && !goodShot) || (city && !wideShot))) {
           await wide.shot(shots + '/board-wide.png');
           wideShot = true;
+          goodShot = goodShot || scores;
         }
       }
     }
