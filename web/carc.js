@@ -289,6 +289,7 @@ function listChoices(title, options, here) {
     const b = el('button', { type: 'button', class: here ? 'choice here' : 'choice', 'data-option': o.i }, o.text);
     b.onclick = () => choose(o.i);
     b.onmouseenter = () => Board.preview(o, game.players);
+    b.onmouseleave = () => Board.clearPreview();
     box.appendChild(b);
   }
 }
