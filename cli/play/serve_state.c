@@ -227,11 +227,14 @@ static json_t *players_json(const serve_session *s)
 static int figure_px(const carc_game *g, const svg_layout *l, int f, const char **kind, double *x, double *y)
 {
     int k, seat, where, tile, seg, space;
-    if (carc_figure(g, f, &k, &seat, &where, &tile, &seg, &space) < 0 || (where != 1 && where != 2)) return -1;
+    if (carc_figure(g, f, &k, &seat, &where, &tile, &seg, &space) < 0 ||
+        (where != CARC_AT_SEGMENT && where != CARC_AT_TILE && where != CARC_AT_CORNER))
+        return -1;
     view_tile vt;
     if (view_tile_of_game(&vt, g, tile) < 0) return -1;
     double ax = TILE_UNITS / 2, ay = TILE_UNITS / 2;
-    if (where == 1) svg_seg_anchor(&vt, seg, &ax, &ay);
+    if (where == CARC_AT_SEGMENT) svg_seg_anchor(&vt, seg, &ax, &ay);
+    if (where == CARC_AT_CORNER) svg_corner_anchor(space, &ax, &ay);
     *kind = carc_figure_kind_name(carc_game_rules(g), k);
     *x = px_of(l, vt.x) + ax * l->tile / TILE_UNITS;
     *y = py_of(l, vt.y) + ay * l->tile / TILE_UNITS;
