@@ -506,6 +506,40 @@ static void test_every_option_has_a_place(void **state)
     json_decref(st);
 }
 
+/* Abbey & Mayor's barn stands at a tile corner (CARC_AT_CORNER): its
+ * option is a figure target at the corner's point, named by the corner;
+ * the board's SVG draws a standing barn at a corner. */
+static void test_corner_targets(void **state)
+{
+    (void)state;
+    json_t *st = start_game("abbey-mayor", "human", "human", 5);
+    int barns = 0;
+    unsigned seed = 3;
+    while (!json_is_true(json_object_get(st, "finished"))) {
+        json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+        int pick = -1;
+        for (size_t i = 0; i < json_array_size(opts); i++) {
+            json_t *o = json_array_get(opts, i), *t = json_object_get(o, "target");
+            const char *text = json_string_value(json_object_get(o, "text"));
+            if (strncmp(text, "deploy barn corner@", 19) != 0) continue;
+            assert_string_equal(json_string_value(json_object_get(t, "kind")), "figure");
+            assert_string_equal(json_string_value(json_object_get(t, "corner")), text + 19);
+            assert_string_equal(json_string_value(json_object_get(t, "figure")), "barn");
+            barns++;
+            pick = (int)i;
+        }
+        seed = seed * 1103515245u + 12345u;
+        int status;
+        json_t *next = move(st, pick >= 0 ? pick : (int)((seed >> 8) % json_array_size(opts)), &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+    }
+    assert_true(barns > 0);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(st, "board"), "svg")), "data-where=\"corner\""));
+    json_decref(st);
+}
+
 /* A composition of modules plays like a variant, and its record replays. */
 static void test_composition(void **state)
 {
@@ -1359,6 +1393,7 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_corner_targets),
         cmocka_unit_test(test_text_utf8_conversion),
         cmocka_unit_test(test_text_not_utf8),
         cmocka_unit_test(test_agents_from_the_list),

@@ -120,7 +120,8 @@ const Board = (() => {
     clearPreview();
     for (const m of marks) {
       const o = m.options[0], t = o.target;
-      const g = svgEl('g', { class: 'target ' + t.kind, 'data-options': m.options.map((q) => q.i).join(' '),
+      // A figure at a tile corner (the barn) stands on the corner's point.
+      const g = svgEl('g', { class: 'target ' + t.kind + (t.corner ? ' corner' : ''), 'data-options': m.options.map((q) => q.i).join(' '),
                              transform: `translate(${m.px} ${m.py})` });
       if (armed && armed === m.options.map((q) => q.i).join(' ')) g.classList.add('armed');
       g.appendChild(svgEl('circle', { class: 'target-hit', r: HIT_RADIUS }));
