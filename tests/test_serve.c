@@ -1171,7 +1171,7 @@ static void test_record_limit_stops_the_game(void **state)
 static carc_game *replayed(json_t *st, carc_record *rec, carc_rules **rules)
 {
     char err[8192];
-    assert_int_equal(carc_record_load(json_string_value(json_object_get(st, "save")), rec, err, sizeof err), 0);
+    assert_int_equal(carc_record_load(save_of(st), rec, err, sizeof err), 0);
     *rules = carc_record_rules(rec, err, sizeof err);
     assert_non_null(*rules);
     carc_game *g = NULL;
