@@ -4,7 +4,9 @@
 # page's own "next" code and shows the scores `carc replay --json` gives;
 # ?turn=0 and ?turn=K show the start and turn K as `carc render --turn K`
 # draws them; a screenshot shows a board (many colours, field and city
-# among them); the page loads nothing from the network.
+# among them); the page loads nothing from the network; carc serve's page
+# plays whole games by clicks, and its board shows each option's figure,
+# feature and points as the server computes them, wide and on a phone.
 #
 # Run from the project root (make test-browser):
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/browser_test.sh
@@ -236,6 +238,18 @@ else
     fail "two people, a bot and a spectator in their own browser contexts" "$(tail -c 600 "$T/friends.err")"
 fi
 for f in serve-base-form serve-all-board serve-all-final; do
+    if [ -s "$SHOTS/$f.png" ]; then pass "screenshot $f.png"; else fail "screenshot $f.png" "not written"; fi
+done
+
+# The board read as a person reads it (tests/serve_board.mjs): figures on
+# offer, the feature and points shown on hover against the server's, the
+# other seat's last move, tiles left, rules pages; a phone's screen and taps.
+if $LIMIT "$NODE" tests/serve_board.mjs "$CHROMIUM" "$SERVE_URL" "$SHOTS" >"$T/board.json" 2>"$T/board.err"; then
+    pass "the board on the page: $(cat "$T/board.json")"
+else
+    fail "the board on the page" "$(tail -c 600 "$T/board.err")"
+fi
+for f in board-wide board-phone; do
     if [ -s "$SHOTS/$f.png" ]; then pass "screenshot $f.png"; else fail "screenshot $f.png" "not written"; fi
 done
 kill "$SERVE_PID" 2>/dev/null

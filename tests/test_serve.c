@@ -1167,6 +1167,307 @@ static void test_record_limit_stops_the_game(void **state)
     carc_record_free(&rec);
 }
 
+/* The game a state's saved record replays to (the caller frees it and rec). */
+static carc_game *replayed(json_t *st, carc_record *rec, carc_rules **rules)
+{
+    char err[8192];
+    assert_int_equal(carc_record_load(save_of(st), rec, err, sizeof err), 0);
+    *rules = carc_record_rules(rec, err, sizeof err);
+    assert_non_null(*rules);
+    carc_game *g = NULL;
+    assert_int_equal(carc_replay(rec, *rules, &g, err, sizeof err), 0);
+    return g;
+}
+
+/* Each option's feature is every segment of the kernel's feature at the
+ * option's segment (each of the feature's kind), on the game the record
+ * replays to. */
+static int check_features(json_t *st)
+{
+    json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+    int checked = 0;
+    carc_record rec;
+    carc_rules *rules = NULL;
+    carc_game *g = NULL;
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        json_t *t = json_object_get(json_array_get(opts, i), "target"), *f = json_object_get(t, "feature");
+        int seg = (int)json_integer_value(json_object_get(t, "seg"));
+        const char *kind = json_string_value(json_object_get(t, "kind"));
+        if (!f) {
+            /* a figure on a segment of a placed tile always has one */
+            assert_false(strcmp(kind, "figure") == 0 && seg >= 0 && json_object_get(t, "figure"));
+            continue;
+        }
+        if (!g) g = replayed(st, &rec, &rules);
+        int tile = carc_tile_index_at(g, (int)json_integer_value(json_object_get(t, "x")),
+                                      (int)json_integer_value(json_object_get(t, "y")));
+        assert_true(tile >= 0);
+        int root = carc_feature_of(g, tile, seg);
+        json_t *segs = json_object_get(f, "segs");
+        size_t k = 0;
+        bool has_target = false;
+        for (int ti = 0; ti < carc_tiles_placed(g); ti++)
+            for (int si = 0; si < carc_segment_count(g, ti); si++) {
+                if (carc_feature_of(g, ti, si) != root) continue;
+                json_t *one = json_array_get(segs, k++);
+                assert_non_null(one);
+                assert_int_equal(json_integer_value(json_object_get(one, "tile")), ti);
+                assert_int_equal(json_integer_value(json_object_get(one, "seg")), si);
+                assert_string_equal(carc_kind_name(rules, carc_segment_kind(g, ti, si)),
+                                    json_string_value(json_object_get(f, "kind")));
+                has_target |= ti == tile && si == seg;
+            }
+        assert_int_equal(k, json_array_size(segs));
+        assert_true(has_target);
+        assert_int_equal(json_is_true(json_object_get(f, "complete")), carc_feature_complete(g, root) == 1);
+        checked++;
+    }
+    if (g) {
+        carc_game_free(g);
+        carc_rules_free(rules);
+        carc_record_free(&rec);
+    }
+    return checked;
+}
+
+static int option_points(json_t *st, int k, int seat)
+{
+    json_t *o = json_array_get(json_object_get(json_object_get(st, "decision"), "options"), (size_t)k);
+    json_t *pts = json_object_get(json_object_get(o, "target"), "points");
+    if (!pts) fprintf(stderr, "'%s' has no points\n", json_string_value(json_object_get(o, "text")));
+    assert_non_null(pts); /* every option of a game with no script is tried */
+    return (int)json_integer_value(json_array_get(pts, (size_t)seat));
+}
+
+static int score_of(json_t *st, int seat)
+{
+    return (int)json_integer_value(json_object_get(json_array_get(json_object_get(st, "players"), (size_t)seat), "score"));
+}
+
+static int pass_option(json_t *st)
+{
+    json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+    for (size_t i = 0; i < json_array_size(opts); i++)
+        if (strcmp(json_string_value(json_object_get(json_array_get(opts, i), "text")), "pass") == 0) return (int)i;
+    return -1;
+}
+
+/* The points an option's preview shows are the points the move scores when
+ * it is made: a figure's (deploy, pass, the dragon, the princess) at once,
+ * a tile's place with "pass" after it; the features it lights are the
+ * kernel's. Two people play the whole game through the API. */
+static void preview_game(const char *variant, int seed, int moves, int *nonzero, int *features)
+{
+    json_t *st = start_game(variant, "human", "human", seed);
+    unsigned r = (unsigned)seed;
+    for (int m = 0; m < moves && !json_is_true(json_object_get(st, "finished")); m++) {
+        *features += check_features(st);
+        json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+        r = r * 1103515245u + 12345u;
+        int k = (int)((r >> 8) % json_array_size(opts)), status;
+        /* half the time, a move that shows points when there is one */
+        for (size_t i = 0; (r & 0x200) && i < json_array_size(opts); i++) {
+            json_t *pts = json_object_get(json_object_get(json_array_get(opts, i), "target"), "points");
+            for (size_t p = 0; p < json_array_size(pts); p++)
+                if (json_integer_value(json_array_get(pts, p)) != 0) k = (int)i;
+        }
+        const char *text = json_string_value(json_object_get(json_array_get(opts, (size_t)k), "text"));
+        bool place = strncmp(text, "place ", 6) == 0;
+        int seat = (int)json_integer_value(json_object_get(json_object_get(st, "decision"), "seat"));
+        int want[CARC_MAX_PLAYERS], before[CARC_MAX_PLAYERS], np = (int)json_array_size(json_object_get(st, "players"));
+        for (int p = 0; p < np; p++) want[p] = option_points(st, k, p), before[p] = score_of(st, p);
+        json_t *next = move(st, k, &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+        bool same_turn = !json_is_true(json_object_get(st, "finished")) &&
+                         json_integer_value(json_object_get(json_object_get(st, "decision"), "seat")) == seat;
+        if (place) {
+            /* the preview of a place is the tile's with no figure on it;
+             * every other turn the figure is chosen as the rest are */
+            int pass = same_turn && (r & 0x100) ? pass_option(st) : -1;
+            if (pass < 0) continue;
+            next = move(st, pass, &status);
+            assert_non_null(next);
+            json_decref(st);
+            st = next;
+        }
+        if (json_is_true(json_object_get(st, "finished"))) break; /* final scoring is no move's */
+        for (int p = 0; p < np; p++) {
+            if (score_of(st, p) - before[p] != want[p])
+                fprintf(stderr, "%s seed %d: '%s' previewed %d for seat %d, scored %d\n", variant, seed, text, want[p], p,
+                        score_of(st, p) - before[p]);
+            assert_int_equal(score_of(st, p) - before[p], want[p]);
+            *nonzero += want[p] != 0;
+        }
+    }
+    json_decref(st);
+}
+
+static void test_previews_are_what_moves_score(void **state)
+{
+    (void)state;
+    int nonzero = 0, features = 0;
+    preview_game("base", 61, 1000, &nonzero, &features);
+    preview_game("inns-cathedrals", 62, 100, &nonzero, &features);
+    preview_game("prophet", 63, 100, &nonzero, &features);
+    fprintf(stderr, "previews: %d moves scored what they showed, %d features\n", nonzero, features);
+    assert_true(nonzero >= 10);
+    assert_true(features >= 50);
+}
+
+/* The figure on offer is drawn in the deciding seat's colour; a script's
+ * options that put its one figure kind somewhere (the fairy, the robber)
+ * name it; a script's options are not tried (no points). */
+static void test_figures_on_offer(void **state)
+{
+    (void)state;
+    json_t *st = start_game("all-expansions", "human", "human", 64);
+    int followers = 0, fairies = 0, robbers = 0;
+    for (int guard = 0; guard < 400 && !json_is_true(json_object_get(st, "finished")); guard++) {
+        json_t *d = json_object_get(st, "decision"), *opts = json_object_get(d, "options");
+        const char *colour = json_string_value(json_object_get(
+            json_array_get(json_object_get(st, "players"), (size_t)json_integer_value(json_object_get(d, "seat"))), "colour"));
+        for (size_t i = 0; i < json_array_size(opts); i++) {
+            json_t *t = json_object_get(json_array_get(opts, i), "target");
+            const char *text = json_string_value(json_object_get(json_array_get(opts, i), "text"));
+            const char *fig = json_string_value(json_object_get(t, "figure")), *icon = json_string_value(json_object_get(t, "icon"));
+            if (strncmp(text, "deploy follower ", 16) == 0) {
+                assert_string_equal(fig, "follower");
+                assert_non_null(icon);
+                assert_non_null(strstr(icon, colour));
+                assert_non_null(strstr(icon, "<path"));
+                followers++;
+            } else if (strncmp(text, "fairy ", 6) == 0) {
+                assert_string_equal(fig, "fairy");
+                assert_non_null(icon);
+                assert_null(json_object_get(t, "points")); /* a script's option: not tried */
+                fairies++;
+            } else if (strncmp(text, "robber ", 7) == 0) {
+                assert_string_equal(fig, "robber");
+                assert_non_null(strstr(icon, colour));
+                robbers++;
+            }
+            if (strncmp(text, "place ", 6) == 0) assert_null(json_object_get(t, "icon"));
+        }
+        st = play_on(st, (unsigned)guard + 5, 1);
+        assert_non_null(st);
+    }
+    json_decref(st);
+    assert_true(followers > 20 && fairies > 0 && robbers > 0);
+}
+
+/* Each seat's last move: the bot's last tile is where its last `place`
+ * line put it; its figure, when its last turn put one, stands there. */
+static void test_last_moves(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base", "human", "greedy", 65);
+    int checked = 0, figures = 0;
+    for (int guard = 0; guard < 60 && !json_is_true(json_object_get(st, "finished")); guard++) {
+        st = play_on(st, (unsigned)guard + 1, 1);
+        assert_non_null(st);
+        json_t *log = json_object_get(st, "log"), *last = json_array_get(json_object_get(st, "last_moves"), 1);
+        const char *place = NULL, *after = NULL;
+        for (size_t i = 0; i < json_array_size(log); i++) {
+            json_t *e = json_array_get(log, i);
+            if (strcmp(json_string_value(json_object_get(e, "kind")), "move") != 0 ||
+                json_integer_value(json_object_get(e, "seat")) != 1)
+                continue;
+            const char *text = json_string_value(json_object_get(e, "text"));
+            if (strncmp(text, "place ", 6) == 0) place = text, after = NULL;
+            else after = text;
+        }
+        json_t *tile = json_object_get(last, "tile");
+        if (!place) {
+            assert_null(tile);
+            continue;
+        }
+        int x, y;
+        const char *at = strchr(place, ','); /* "place [SET:ID ]X,Y rROT" */
+        assert_non_null(at);
+        while (at > place && at[-1] != ' ') at--;
+        assert_int_equal(sscanf(at, "%d,%d", &x, &y), 2);
+        assert_non_null(tile);
+        assert_int_equal(json_integer_value(json_object_get(tile, "x")), x);
+        assert_int_equal(json_integer_value(json_object_get(tile, "y")), y);
+        json_t *fig = json_object_get(last, "figure");
+        if (after && strncmp(after, "deploy ", 7) == 0 && fig) figures++;
+        if (after && strcmp(after, "pass") == 0) assert_null(fig);
+        checked++;
+    }
+    json_decref(st);
+    assert_true(checked > 20 && figures > 0);
+}
+
+/* The tiles left by type: the set's counts less the tiles on the board and
+ * the drawn one, adding up to the pile; the rules pages of the modules. */
+static void test_tiles_left_and_rules_pages(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base+robbers+fairy", "human", "greedy", 66);
+    st = play_on(st, 3, 12);
+    assert_non_null(st);
+    char path[160], err[512];
+    snprintf(path, sizeof path, "/api/games/%s/tiles", game_id(st));
+    response r = http("GET", path, NULL);
+    assert_int_equal(r.status, 200);
+    json_t *tiles = body_json(&r);
+    free(r.body);
+    carc_record rec;
+    carc_rules *rules;
+    carc_game *g = replayed(st, &rec, &rules);
+    int on_board[512] = {0}, total = 0;
+    for (int i = 0; i < carc_tiles_placed(g); i++) {
+        int x, y, rot, type;
+        carc_tile_at_index(g, i, &x, &y, &rot, &type);
+        on_board[type]++;
+    }
+    if (carc_last_drawn(g) >= 0 && !carc_is_finished(g)) on_board[carc_last_drawn(g)]++;
+    json_t *types = json_object_get(tiles, "types");
+    size_t k = 0;
+    for (int type = 0; type < carc_tile_types(rules); type++) {
+        int left = carc_tile_count(rules, type) - on_board[type];
+        if (left <= 0) continue;
+        json_t *one = json_array_get(types, k++);
+        char name[160];
+        snprintf(name, sizeof name, "%s:%s", carc_tile_set_of(rules, type), carc_tile_id(rules, type));
+        assert_string_equal(json_string_value(json_object_get(one, "type")), name);
+        assert_int_equal(json_integer_value(json_object_get(one, "left")), left);
+        assert_non_null(strstr(json_string_value(json_object_get(one, "svg")), "<path"));
+        total += left;
+    }
+    assert_int_equal(k, json_array_size(types));
+    assert_int_equal(total, json_integer_value(json_object_get(tiles, "pile_left")));
+    assert_int_equal(total, carc_pile_left(g));
+    /* counts only: nothing of the pile's order (the seed's next draws) */
+    assert_null(json_object_get(tiles, "pile"));
+    carc_game_free(g);
+    carc_rules_free(rules);
+    carc_record_free(&rec);
+    json_decref(tiles);
+
+    json_t *mods = json_object_get(st, "modules");
+    assert_int_equal(json_array_size(mods), 3);
+    const char *names[] = {"base", "robbers", "fairy"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *m = json_array_get(mods, i);
+        assert_string_equal(json_string_value(json_object_get(m, "name")), names[i]);
+        snprintf(path, sizeof path, "%s/docs/%s.md", carc_data_dir(), names[i]);
+        assert_int_equal(json_is_true(json_object_get(m, "doc")), access(path, R_OK) == 0);
+    }
+    r = http("GET", "/api/docs/robbers", NULL);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.head, "text/markdown"));
+    assert_int_equal(strncmp(r.body, "# The Robbers", 13), 0);
+    free(r.body);
+    assert_refused(http("GET", "/api/docs/..%2Fweb%2Findex", NULL), 400, "not the name of a rules page");
+    assert_refused(http("GET", "/api/docs/../README", NULL), 400, "rules page");
+    assert_refused(http("GET", "/api/docs/Robbers", NULL), 400, "not the name of a rules page");
+    assert_refused(http("GET", "/api/docs/no-such-module", NULL), 404, "no rules page");
+    (void)err;
+    json_decref(st);
+}
 
 /* ---- seats that belong to people, live pages, the database ----------------------------- */
 
@@ -1574,6 +1875,10 @@ int main(void)
         cmocka_unit_test(test_compositions_side_by_side),
         cmocka_unit_test(test_agents_are_the_commands_list),
         cmocka_unit_test(test_record_limit_stops_the_game),
+        cmocka_unit_test(test_previews_are_what_moves_score),
+        cmocka_unit_test(test_figures_on_offer),
+        cmocka_unit_test(test_last_moves),
+        cmocka_unit_test(test_tiles_left_and_rules_pages),
         cmocka_unit_test(test_seats_belong_to_people),
         cmocka_unit_test(test_live_events),
         cmocka_unit_test(test_games_come_back_from_the_database),

@@ -8,7 +8,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 // ?bot-delay=MS sets the pause before a bot's move (tests use a short one).
 const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get('bot-delay') || 700);
 const BOARD_ZOOM = 1.5;
-const MARK_RADIUS = 9; // a figure's place on the board, in board units
+const MARK_RADIUS = 8; // half the width of a figure on offer, in board units (board.js)
 const $ = (id) => document.getElementById(id);
 
 let game = null;        // the state as the server sent it
@@ -309,16 +309,10 @@ function listChoices(title, options, here) {
   for (const o of options) {
     const b = el('button', { type: 'button', class: here ? 'choice here' : 'choice', 'data-option': o.i }, o.text);
     b.onclick = () => choose(o.i);
+    b.onmouseenter = () => Board.preview(o, game.players);
+    b.onmouseleave = () => Board.clearPreview();
     box.appendChild(b);
   }
-}
-
-// A figure kind's label: its initial, or its first two letters when another
-// kind on offer shares the initial (follower, fairy).
-function initial(name, kinds) {
-  if (!name) return '?';
-  const clash = [...kinds].some((k) => k !== name && k[0] === name[0]);
-  return name[0].toUpperCase() + (clash ? name[1] : '');
 }
 
 function drawOverlay() {
@@ -331,7 +325,6 @@ function drawOverlay() {
   const d = game.decision;
   if (!d || !d.human) return;
   const g = groups(d);
-  const kinds = new Set(d.options.map((o) => o.target.figure).filter((k) => k));
   for (const p of g.places.values()) {
     const r = svgEl('rect', { class: 'spot', x: p.px + 2, y: p.py + 2, width: p.size - 4, height: p.size - 4,
                               'data-x': p.x, 'data-y': p.y, 'data-rots': p.rots.map((q) => 90 * q.rot).join(' ') });
@@ -347,25 +340,8 @@ function drawOverlay() {
     ghost.innerHTML = game.drawn.svg[spot.rots[spot.k].rot];
     layer.insertBefore(ghost, layer.firstChild);
   }
-  for (const m of g.marks.values()) {
-    const o = m.options[0], t = o.target;
-    // A figure at a tile corner (the barn) is marked on the corner's point.
-    const c = svgEl('circle', { class: 'target ' + t.kind + (t.corner ? ' corner' : ''), cx: m.px, cy: m.py, r: MARK_RADIUS,
-                                'data-options': m.options.map((q) => q.i).join(' ') });
-    const title = svgEl('title');
-    title.textContent = m.options.map((q) => q.text).join('\n');
-    c.appendChild(title);
-    c.addEventListener('click', () => {
-      if (m.options.length === 1) choose(o.i);
-      else listChoices('Here:', m.options, true);
-    });
-    layer.appendChild(c);
-    const label = svgEl('text', { class: 'target-label', x: m.px, y: m.py + 3 });
-    // Each kind of figure that acts here: its initial, ✕ for a removal.
-    const marks = [...new Set(m.options.map((q) => q.target.kind === 'remove' ? '✕' : initial(q.target.figure, kinds)))];
-    label.textContent = marks.join('').length <= 2 ? marks.join('') : '…';
-    layer.appendChild(label);
-  }
+  Board.drawMarks(layer, [...g.marks.values()], game.players, choose, listChoices);
+  if (spot) Board.previewPlace(d.options[spot.rots[spot.k].i], game.players);
 }
 
 function playerName(seat) { return game.players[seat] ? game.players[seat].name : '?'; }
@@ -462,6 +438,8 @@ function show(state) {
   const board = $('board').querySelector('svg');
   board.setAttribute('width', game.board.width * BOARD_ZOOM);
   board.setAttribute('height', game.board.height * BOARD_ZOOM);
+  Board.drawLastMoves(board, game);
+  Board.drawModules(game, showError);
   $('status').textContent = status();
   const d = game.decision;
   if (spot && !(d && d.human)) spot = null;
@@ -517,6 +495,7 @@ async function start() {
   $('undo').onclick = () => send('/undo', {});
   $('rotate').onclick = () => rotate(1);
   $('place').onclick = () => spot && choose(spot.rots[spot.k].i);
+  $('show-tiles').onclick = () => game && Board.showTiles(game.id).catch((e) => showError(e.message));
   document.addEventListener('keydown', (e) => {
     if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;
     if (e.key === 'r' || e.key === 'R') rotate(e.key === 'R' ? -1 : 1);

@@ -21,6 +21,7 @@
 #include "serve_access.h"
 #include "serve_events.h"
 #include "serve_registry.h"
+#include "serve_docs.h"
 #include "serve_seats.h"
 #include "serve_state.h"
 #include "serve_store.h"
@@ -595,6 +596,24 @@ out:
     json_decref(j);
 }
 
+/* GET /api/docs/NAME: a module's rules page as Markdown text (the page
+ * shows it as text: no HTML from the file is ever run). */
+static void rules_page(reply *r, const char *name)
+{
+    char err[512];
+    int status;
+    size_t len;
+    char *text = serve_doc_text(name, &len, err, sizeof err, &status);
+    if (!text) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    r->status = 200;
+    r->body = text;
+    r->len = len;
+    r->type = "text/markdown; charset=utf-8";
+}
+
 static void record_download(reply *r, const serve_session *s, game_caller who)
 {
     if (!future_shown(s, who)) {
@@ -883,6 +902,7 @@ static void game_route(reply *r, const serve_daemon *d, struct MHD_Connection *c
         reply_error(r, 403, "%s", links_only);
     else if (!post && !*action) reply_game_state(r, 200, s, who);
     else if (!post && strcmp(action, "record") == 0) record_download(r, s, who);
+    else if (!post && strcmp(action, "tiles") == 0) reply_json(r, 200, serve_tiles_left_json(s));
     else if (post && strcmp(action, "claim") == 0) claim(r, s, who, secret);
     else if (post && *action) game_action(r, s, action, q, who);
     else reply_error(r, 405, "%s /api/games/ID/%.40s is not a request of the API", post ? "POST" : "GET", action);
@@ -936,6 +956,7 @@ static void route(reply *r, const serve_daemon *d, struct MHD_Connection *c, con
     else if (get && strcmp(api, "variant") == 0)
         describe_variant(r, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "name"));
     else if (get && strcmp(api, "agents") == 0) list_agents(r);
+    else if (get && strncmp(api, "docs/", 5) == 0) rules_page(r, api + 5);
     else if (get && strcmp(api, "lobby") == 0) lobby(r);
     else if (post && strcmp(api, "games") == 0) new_game(r, cfg, q);
     else if (post && strcmp(api, "load") == 0) load_game(r, cfg, q);

@@ -120,10 +120,13 @@ static int apply(serve_session *s, int k, char *err, size_t errn)
                  text);
         return -1;
     }
+    seat_figures *before = seat_moves_before(s->g);
     if (carc_choose(s->g, k) < 0) {
+        free(before);
         snprintf(err, errn, "%s", carc_game_error(s->g));
         return -1;
     }
+    seat_moves_after(&s->moves, s->g, before, seat, tiles, s->nlines);
     int added = add_line(s, text, seat);
     if (added < 0) {
         snprintf(err, errn, "%s", added == -2 ? s->failed : "out of memory");
@@ -172,6 +175,7 @@ static int replay(serve_session *s, char *const *lines, int n, char *err, size_t
     if (!s->g) return -1;
     json_array_clear(s->log);
     s->last_tile = -1;
+    seat_moves_clear(&s->moves);
     s->failed[0] = 0;
     s->nlines = 0;
     s->line_bytes = 0;
@@ -237,6 +241,7 @@ static serve_session *session_alloc(void)
     if (!s) return NULL;
     s->log = json_array();
     s->last_tile = -1;
+    seat_moves_clear(&s->moves);
     s->max_line_bytes = CARC_RECORD_MAX_BYTES - SESSION_HEADER_ROOM;
     s->stored = -1;
     if (!s->log || pthread_mutex_init(&s->lock, NULL) != 0) {

@@ -12,6 +12,7 @@
 
 #include "carc.h"
 #include "record.h"
+#include "seat_moves.h"
 
 #define SESSION_MAX_OPTIONS 32
 #define SESSION_MAX_WEIGHTS_NAME 40
@@ -39,6 +40,7 @@ typedef struct serve_session {
     size_t line_bytes;        /* the lines' bytes in the record, newlines included */
     size_t max_line_bytes;    /* what they may take: a reader's limit less room for the header */
     int last_tile;            /* index of the tile laid last, -1 */
+    seat_moves moves;         /* each seat's last tile and figure */
     json_t *log;              /* the game's story, one object per entry */
     char save[1024];          /* the record's file */
     char failed[512];         /* why the game stopped, "" while it runs */
