@@ -241,6 +241,11 @@ struct carc_game {
     int ncell_journal;
     int32_t cell_journal[CELL_JOURNAL];
 
+    /* The shapes of option texts already formatted in this game, for the
+     * check of each posed decision (decision.c); the game's own, never
+     * shared with a clone or a copy. NULL until the first check. */
+    struct shape_memo *shape_memo;
+
     uint32_t stamp;         /* for visited marks */
     uint32_t *tile_stamp;   /* per placed tile */
 
@@ -497,5 +502,6 @@ void decision_veto(carc_game *g, int i);
 void decision_drop_vetoed(carc_game *g);
 void decision_build_end(carc_game *g);
 int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n);
+void shape_memo_free(struct shape_memo *m);
 
 #endif

@@ -240,6 +240,7 @@ carc_game *carc_game_clone(const carc_game *src)
     GAME_ARRAYS(CLONE_EACH)
     clone->serial = game_serial_new();
     clone->ncell_journal = -1;
+    clone->shape_memo = NULL;
     game_mark_trial(clone, src);
     if (!ok) {
         carc_game_free(clone);
@@ -346,7 +347,9 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
 #define KEEP_ROOM_OF(grows, f, cap) KEEP_ROOM(grows, f, cap)
 #define KEEP_EACH(f, made, used, cap, kind) owned[ARRAY_##f] = dst->f; KEEP_ROOM_OF(GROWS_##kind, f, cap)
     GAME_ARRAYS(KEEP_EACH)
+    struct shape_memo *memo = dst->shape_memo;
     *dst = *src;
+    dst->shape_memo = memo; /* its entries belong to dst's old serial: not used again */
 #define PUT_ROOM_0(f, cap)
 #define PUT_ROOM_1(f, cap) dst->cap = room[ARRAY_##f];
 #define PUT_ROOM(grows, f, cap) PUT_ROOM_##grows(f, cap)
@@ -439,6 +442,7 @@ bool game_failed(const carc_game *g) { return g->failed; }
 void carc_game_free(carc_game *g)
 {
     if (!g) return;
+    shape_memo_free(g->shape_memo);
 #define FREE_EACH(f, made, used, cap, kind) free(g->f);
     GAME_ARRAYS(FREE_EACH)
     free(g);
