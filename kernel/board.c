@@ -188,6 +188,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
     const struct carc_rules *r = g->rules;
     const tile_type *tt = &r->types[type];
     if (g->ntiles >= r->max_tiles) return -1;
+    g->board_epoch = game_serial_new(); /* the features change: what was kept of them is stale */
     int t = g->ntiles++;
     placed *p = &g->tiles[t];
     p->x = (int16_t)x;

@@ -245,6 +245,15 @@ struct carc_game {
      * check of each posed decision (decision.c); the game's own, never
      * shared with a clone or a copy. NULL until the first check. */
     struct shape_memo *shape_memo;
+    /* board_epoch names the board's features as they are (new, from the
+     * serials' counter, at each placement; a copy carries its source's).
+     * field_cities keeps, per field root, how many completed cities border
+     * it (-1: not yet counted) for the features of field_cities_epoch: the
+     * bots' judgement asks it of every farm for each move they weigh, and
+     * most moves place no tile. The game's own, like shape_memo. */
+    uint64_t board_epoch;
+    int16_t *field_cities;
+    uint64_t field_cities_epoch;
 
     uint32_t stamp;         /* for visited marks */
     uint32_t *tile_stamp;   /* per placed tile */

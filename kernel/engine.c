@@ -241,6 +241,8 @@ carc_game *carc_game_clone(const carc_game *src)
     clone->serial = game_serial_new();
     clone->ncell_journal = -1;
     clone->shape_memo = NULL;
+    clone->field_cities = NULL;
+    clone->field_cities_epoch = 0;
     game_mark_trial(clone, src);
     if (!ok) {
         carc_game_free(clone);
@@ -348,8 +350,12 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
 #define KEEP_EACH(f, made, used, cap, kind) owned[ARRAY_##f] = dst->f; KEEP_ROOM_OF(GROWS_##kind, f, cap)
     GAME_ARRAYS(KEEP_EACH)
     struct shape_memo *memo = dst->shape_memo;
+    int16_t *field_cities = dst->field_cities;
+    uint64_t field_cities_epoch = dst->field_cities_epoch;
     *dst = *src;
     dst->shape_memo = memo; /* its entries belong to dst's old serial: not used again */
+    dst->field_cities = field_cities; /* valid again if src has the same features */
+    dst->field_cities_epoch = field_cities_epoch;
 #define PUT_ROOM_0(f, cap)
 #define PUT_ROOM_1(f, cap) dst->cap = room[ARRAY_##f];
 #define PUT_ROOM(grows, f, cap) PUT_ROOM_##grows(f, cap)
@@ -443,6 +449,7 @@ void carc_game_free(carc_game *g)
 {
     if (!g) return;
     shape_memo_free(g->shape_memo);
+    free(g->field_cities);
 #define FREE_EACH(f, made, used, cap, kind) free(g->f);
     GAME_ARRAYS(FREE_EACH)
     free(g);

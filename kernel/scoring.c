@@ -344,7 +344,7 @@ int award_figures_on(carc_game *g, int tile, int where, uint32_t kinds, int poin
     return g->failed ? -1 : awarded;
 }
 
-static int completed_cities_bordering(carc_game *g, int field_root)
+static int count_completed_cities_bordering(carc_game *g, int field_root)
 {
     int_list cities;
     int_list_init(&cities);
@@ -353,6 +353,25 @@ static int completed_cities_bordering(carc_game *g, int field_root)
     int done = 0;
     for (int i = 0; i < cities.n; i++) done += feat_is_complete(g, cities.v[i]);
     int_list_free(&cities);
+    return done;
+}
+
+/* The count above, kept per field for the present features (core.h:
+ * field_cities). */
+static int completed_cities_bordering(carc_game *g, int field_root)
+{
+    size_t n = (size_t)g->made_max_tiles * MAX_SEGS;
+    if (g->field_cities_epoch != g->board_epoch || !g->field_cities) {
+        if (!g->field_cities) g->field_cities = malloc(n * sizeof *g->field_cities);
+        if (!g->field_cities) return count_completed_cities_bordering(g, field_root);
+        memset(g->field_cities, 0xff, n * sizeof *g->field_cities); /* -1: not counted */
+        g->field_cities_epoch = g->board_epoch;
+    }
+    if (field_root < 0 || (size_t)field_root >= n) return count_completed_cities_bordering(g, field_root);
+    int16_t *kept = &g->field_cities[field_root];
+    if (*kept >= 0) return *kept;
+    int done = count_completed_cities_bordering(g, field_root);
+    if (!g->failed && done <= INT16_MAX) *kept = (int16_t)done;
     return done;
 }
 
