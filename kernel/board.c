@@ -136,6 +136,7 @@ static void note_completed(carc_game *g, int root)
     node *n = &g->nodes[root];
     if (n->flags & NODE_COMPLETE) return;
     n->flags |= NODE_COMPLETE;
+    g->nodes_epoch = game_serial_new();
     /* Sized for every segment of the placed tile and its 8 neighbours: each
      * feature is noted once (NODE_COMPLETE), so this cannot overflow. */
     assert(g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]));
@@ -188,7 +189,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
     const struct carc_rules *r = g->rules;
     const tile_type *tt = &r->types[type];
     if (g->ntiles >= r->max_tiles) return -1;
-    g->board_epoch = game_serial_new(); /* the features change: what was kept of them is stale */
+    g->board_epoch = g->nodes_epoch = game_serial_new(); /* the features change: what was kept of them is stale */
     int t = g->ntiles++;
     placed *p = &g->tiles[t];
     p->x = (int16_t)x;

@@ -252,6 +252,11 @@ struct carc_game {
      * bots' judgement asks it of every farm for each move they weigh, and
      * most moves place no tile. The game's own, like shape_memo. */
     uint64_t board_epoch;
+    /* Names the nodes' contents (nodes, node_marks) as they are: new, from
+     * the serials' counter, at each change other than the union-find's
+     * path halving (which keeps every feature as it is); a copy carries
+     * its source's (game_copy then leaves equal nodes where they are). */
+    uint64_t nodes_epoch;
     int16_t *field_cities;
     uint64_t field_cities_epoch;
 

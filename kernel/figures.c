@@ -74,6 +74,7 @@ int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int 
     if (where == CARC_AT_SEGMENT && g->rules->figkinds[kind].follower) {
         int root = feat_find(g, g->tiles[tile].node0 + seg);
         g->nodes[root].occupants++;
+        g->nodes_epoch = game_serial_new();
     }
     return f;
 }
@@ -106,6 +107,7 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
+        g->nodes_epoch = game_serial_new();
     }
     if (on_a_tile(fg->where)) tile_unlink(g, f);
     fg->where = (uint8_t)where;
@@ -113,7 +115,10 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
     fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
     fg->space = where == CARC_AT_TRACK ? space : 0;
     if (on_a_tile(where)) tile_link(g, f);
-    if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
+    if (follower && where == CARC_AT_SEGMENT) {
+        g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
+        g->nodes_epoch = game_serial_new();
+    }
 }
 
 /* Takes a figure from its owner's supply and stands it on a segment. */
@@ -133,6 +138,7 @@ void fig_remove(carc_game *g, int f, bool to_supply)
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
+        g->nodes_epoch = game_serial_new();
     }
     if (to_supply && fg->seat >= 0) g->supply[fg->seat][fg->kind]++;
     if (on_a_tile(fg->where)) tile_unlink(g, f);

@@ -453,6 +453,7 @@ void score_feature_into_batch(carc_game *g, int root, bool final)
     feat_strengths(g, root, strength);
     int best = majority_event(g, root, strength, final);
     g->nodes[root].flags |= NODE_SCORED;
+    g->nodes_epoch = game_serial_new();
     if (best == 0 || g->failed) return;
     bool complete = feat_is_complete(g, root);
     int value = feature_value(g, root, complete);
@@ -529,6 +530,7 @@ static void score_farms_per_city(carc_game *g, int mode)
         feat_strengths(g, i, strength);
         int best = majority_event(g, i, strength, true);
         n->flags |= NODE_SCORED;
+        g->nodes_epoch = game_serial_new();
         int value = mode == FARM_CITY_MAJORITY ? 4 : 3;
         if (g->rules->nhandlers[CARC_EV_FEATURE_VALUE]) {
             carc_event e = {0};
