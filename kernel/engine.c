@@ -195,6 +195,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     g->turn.drawn = g->turn.placed = -1;
     g->turn.active = -1;
     g->forced_draw = -1;
+    g->board_epoch = g->nodes_epoch = game_serial_new(); /* each game's epochs its own (core.h) */
     board_place(g, r->start_type, 0, 0, 0);
     g->turn.ncompleted = 0;
     for (int i = 0; i < r->nplugins; i++) {
@@ -358,12 +359,21 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
      * from the same source again, holds its nodes already. */
     bool same_nodes = dst->nodes_epoch == src->nodes_epoch && dst->nnodes == src->nnodes;
     struct shape_memo *memo = dst->shape_memo;
+    /* dst's estimate, when made for the nodes src has, outlives the copy:
+     * the next move tried from src that leaves the nodes finds it. */
+    bool keep_estimate = dst->estimate_epoch != 0 && dst->estimate_epoch == src->nodes_epoch;
+    int estimate[CARC_MAX_PLAYERS];
+    memcpy(estimate, dst->estimate, sizeof estimate);
     int16_t *field_cities = dst->field_cities;
     uint64_t field_cities_epoch = dst->field_cities_epoch;
     *dst = *src;
     dst->shape_memo = memo; /* its entries belong to dst's old serial: not used again */
     dst->field_cities = field_cities; /* valid again if src has the same features */
     dst->field_cities_epoch = field_cities_epoch;
+    if (keep_estimate) {
+        dst->estimate_epoch = src->nodes_epoch;
+        memcpy(dst->estimate, estimate, sizeof estimate);
+    }
 #define PUT_ROOM_0(f, cap)
 #define PUT_ROOM_1(f, cap) dst->cap = room[ARRAY_##f];
 #define PUT_ROOM(grows, f, cap) PUT_ROOM_##grows(f, cap)
