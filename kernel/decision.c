@@ -197,6 +197,9 @@ int carc_game_try(carc_game *dst, const carc_game *src, int index)
 }
 
 static void memo_see(const carc_game *g, const carc_option *o, const char *text);
+typedef struct shape_memo shape_memo;
+static shape_memo *memo_of(const carc_game *g, bool make);
+static uint64_t option_shape(const carc_game *g, shape_memo *m, const carc_option *o);
 
 /* ---- record texts ------------------------------------------------------------ */
 
@@ -327,8 +330,16 @@ int carc_option_duplicate(const carc_game *g, int k)
     bool plugin = false;
     for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
     if (!plugin) return -1;
-    for (int i = 0; i < count; i++)
-        if (i != k && options_confusable(g, carc_option_at(g, i), b)) return i;
+    /* Options one line could choose have the same shape (a `kind@port`
+     * word matches only another such word: seg_by_name), so only options
+     * of k's shape are compared by their texts; the shapes are those the
+     * check of the posed decision kept (formatted here when none are). */
+    shape_memo *m = memo_of(g, false);
+    uint64_t shape = option_shape(g, m, b);
+    for (int i = 0; i < count; i++) {
+        const carc_option *a = carc_option_at(g, i);
+        if (i != k && option_shape(g, m, a) == shape && options_confusable(g, a, b)) return i;
+    }
     return -1;
 }
 
@@ -370,13 +381,13 @@ static uint64_t text_shape(const char *text)
  * shapes agree are still compared by their texts, formatted afresh. */
 #define SHAPE_MEMO_SLOTS 4096 /* a power of two; an entry is replaced by another of its slot */
 
-typedef struct shape_memo {
+struct shape_memo {
     uint64_t serial;   /* the game contents the entries belong to (engine.c: serial) */
     uint32_t unsteady; /* owners (bit per owner) whose texts are not kept */
     uint8_t used[SHAPE_MEMO_SLOTS];
     carc_option key[SHAPE_MEMO_SLOTS];
     uint64_t shape[SHAPE_MEMO_SLOTS];
-} shape_memo;
+};
 
 void shape_memo_free(shape_memo *m) { free(m); }
 
