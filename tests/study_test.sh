@@ -92,7 +92,7 @@ printf '[study]\ncommand = compare\na = base\ngamez = 4\n' >"$T/bad.ini"
 check "study run: an unknown setting names the file and line" 1 "bad.ini:4: unknown setting 'gamez'" \
     "$CARC" study run "$T/bad.ini"
 printf '[study]\ncommand = race\n' >"$T/bad.ini"
-check "study run: an unknown command" 1 "bad.ini:2: command = compare, sim or tournament, not 'race'" \
+check "study run: an unknown command" 1 "bad.ini:2: command = compare, sweep, sim or tournament, not 'race'" \
     "$CARC" study run "$T/bad.ini"
 printf '[study]\ncommand = sim\na = base\n' >"$T/bad.ini"
 check "study run: a and b in a sim study" 1 "sim and tournament take 'variant ='" "$CARC" study run "$T/bad.ini"

@@ -21,6 +21,9 @@ let busy = false;
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
+  // a game's requests carry the secret of the seat (or host) they act for (live.js)
+  const key = path.startsWith('/api/games/') ? Live.keyFor(path, game) : null;
+  if (key) opts.headers['X-Carc-Key'] = key;
   if (body !== undefined) {
     opts.headers['Content-Type'] = 'application/json';
     opts.body = JSON.stringify(body);
@@ -186,7 +189,25 @@ function openGame(state) {
   $('game').hidden = false;
   history.replaceState(null, '', '#game=' + state.id);
   spot = null;
+  Live.learn(state);
   show(state);
+  Live.follow(state.id, onLive);
+}
+
+// A change of the game, pushed by the server (live.js): the page shows the
+// new state unless it is sending a move of its own (its answer will).
+async function onLive(ev) {
+  if (!game || busy) return;
+  if (ev.serial === game.serial && ev.generation === game.generation &&
+      (ev.undo_votes || []).length === (game.undo_votes || []).length) return;
+  try { show(await api('GET', '/api/games/' + game.id)); } catch (e) { /* the next event */ }
+}
+
+// A bot's move, asked by every page that plays a seat: the first asking
+// makes it, the others' (409: that decision is answered) are dropped.
+async function stepBot(serial) {
+  if (busy || !game || game.serial !== serial) return;
+  try { show(await api('POST', '/api/games/' + game.id + '/step', { serial })); } catch (e) { /* another page did */ }
 }
 
 async function send(path, body) {
@@ -328,7 +349,8 @@ function drawOverlay() {
   }
   for (const m of g.marks.values()) {
     const o = m.options[0], t = o.target;
-    const c = svgEl('circle', { class: 'target ' + t.kind, cx: m.px, cy: m.py, r: MARK_RADIUS,
+    // A figure at a tile corner (the barn) is marked on the corner's point.
+    const c = svgEl('circle', { class: 'target ' + t.kind + (t.corner ? ' corner' : ''), cx: m.px, cy: m.py, r: MARK_RADIUS,
                                 'data-options': m.options.map((q) => q.i).join(' ') });
     const title = svgEl('title');
     title.textContent = m.options.map((q) => q.text).join('\n');
@@ -407,12 +429,20 @@ function status() {
     return 'Game over: ' + game.players.filter((p) => p.score === best).map((p) => p.name).join(' and ') + ' won.';
   }
   const d = game.decision, who = playerName(d.seat);
+  if (d.person && !d.human) return 'Turn ' + game.turn + ': waiting for ' + who + '.';
   if (!d.human) return who + ' (' + game.players[d.seat].agent + ') is thinking…';
   return 'Turn ' + game.turn + ', ' + game.pile_left + ' tiles left. ' + who + ': ' + d.label;
 }
 
 function show(state) {
   game = state;
+  Live.learn(state);
+  // a person's decision is this page's to answer only when it holds that
+  // seat's secret; on the others' pages it waits for them
+  if (game.decision) {
+    game.decision.person = game.decision.human;
+    game.decision.human = game.decision.human && Live.canMove(game.decision.seat);
+  }
   clearTimeout(botTimer);
   document.body.setAttribute('data-serial', game.serial);
   document.body.setAttribute('data-finished', game.finished ? '1' : '0');
@@ -443,10 +473,13 @@ function show(state) {
   dl.hidden = false;
   dl.href = '/api/games/' + game.id + '/record';
   dl.setAttribute('download', 'carc-' + game.id + '.rec');
-  $('undo').hidden = !game.players.some((p) => p.human) || game.finished;
-  document.body.setAttribute('data-waiting', game.finished || game.failed ? 'over' : d.human ? 'human' : 'bot');
-  if (d && !d.human && !game.failed)
-    botTimer = setTimeout(() => send('/step', { serial: game.serial }), BOT_DELAY_MS);
+  $('undo').hidden = !Live.mine().length || game.finished;
+  Live.panel(game, send);
+  document.body.setAttribute('data-waiting', game.finished || game.failed ? 'over' : d.human ? 'human' : d.person ? 'other' : 'bot');
+  if (d && !d.person && !game.failed && !game.finished && Live.mine().length) {
+    const serial = game.serial;
+    botTimer = setTimeout(() => stepBot(serial), BOT_DELAY_MS);
+  }
 }
 
 async function loadFile(ev) {
@@ -481,14 +514,15 @@ async function start() {
     e.preventDefault();
     rotate(e.deltaY < 0 ? -1 : 1);
   }, { passive: false });
-  const m = location.hash.match(/game=([0-9a-f]{16})/);
-  if (m) {
-    try {
-      openGame(await api('GET', '/api/games/' + m[1]));
+  try {
+    const id = await Live.fromAddress();
+    if (id) {
+      openGame(await api('GET', '/api/games/' + id));
       return;
-    } catch (e) {
-      showError(e.message);
     }
+  } catch (e) {
+    showError(e.message);
+    return;
   }
   await showNewGame();
 }

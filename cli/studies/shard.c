@@ -11,6 +11,7 @@
 
 #include "content_hash.h"
 #include "json_text.h"
+#include "measures.h"
 #include "regular_file.h"
 
 /* ---- identity ------------------------------------------------------------------------ */
@@ -124,6 +125,11 @@ static void write_games(const study *s, FILE *f, const char *kind, const char *s
             json_write_string(f, s->reasons[k]);
             fprintf(f, ": %d", r->points[k]);
         }
+        fprintf(f, "}, \"trace\": {");
+        for (int k = 0; k < GAME_TRACE_FIELDS; k++)
+            fprintf(f, "%s\"%s\": %ld", k ? ", " : "", game_trace_field_name(k), game_trace_field(&r->trace, k));
+        fprintf(f, "}, \"measures\": {");
+        measures_game_json(f, s, r); /* made from the fields above: a merge reads them again from those */
         fprintf(f, "}}\n");
     }
 }
@@ -151,6 +157,11 @@ void shard_write(FILE *f, const char *kind, const study *a, const study *b)
     write_games(a, f, kind, b ? "A" : "", id->id);
     if (b) write_games(b, f, kind, "B", id->id);
     free(id);
+}
+
+void shard_write_side(FILE *f, const char *kind, const study *s, const char *side, const char *study_id)
+{
+    write_games(s, f, kind, side, study_id);
 }
 
 void shard_write_games(FILE *f, const char *kind, const study *a, const study *b)
@@ -366,6 +377,8 @@ static const char *parse_game(const char *line, const header *h, study *a, study
     int nopt = 0, nset = 0, nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
     char ptnames[STUDY_MAX_REASONS][32];
     long long index = -1, seed = 0, turns = 0, v;
+    game_trace trace;
+    game_trace_begin(&trace);
     const char *bad = "not a game line written by carc sim, tournament or compare --shard";
     if (!lit(&j, '{')) return bad;
     do {
@@ -410,6 +423,23 @@ static const char *parse_game(const char *line, const header *h, study *a, study
                 } while (ok && lit(&j, ','));
                 ok = ok && lit(&j, '}');
             }
+        } else if (strcmp(key, "measures") == 0) {
+            ok = lit(&j, '{');
+            if (ok && !lit(&j, '}')) {
+                double x;
+                do ok = jstring(&j, reason, sizeof reason) && lit(&j, ':') && jdouble(&j, &x);
+                while (ok && lit(&j, ','));
+                ok = ok && lit(&j, '}');
+            }
+        } else if (strcmp(key, "trace") == 0) {
+            ok = lit(&j, '{');
+            if (ok && !lit(&j, '}')) {
+                do {
+                    ok = jstring(&j, reason, sizeof reason) && lit(&j, ':') && jnumber(&j, &v) &&
+                         game_trace_set_field(&trace, reason, (long)v);
+                } while (ok && lit(&j, ','));
+                ok = ok && lit(&j, '}');
+            }
         } else {
             ok = jnumber(&j, &v);
             if (strcmp(key, "index") == 0) index = v;
@@ -446,6 +476,7 @@ static const char *parse_game(const char *line, const header *h, study *a, study
     gm->index = (int)index;
     gm->seed = (uint64_t)seed;
     gm->turns = (int)turns;
+    gm->trace = trace;
     for (int p = 0; p < nsc; p++) {
         gm->score[p] = scores[p];
         gm->agent[p] = agent_of(s, (int)index, p);
