@@ -75,6 +75,7 @@ int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int 
     if (where == CARC_AT_SEGMENT && g->rules->figkinds[kind].follower) {
         int root = feat_find(g, g->tiles[tile].node0 + seg);
         g->nodes[root].occupants++;
+        nodes_follower(g, true, root, seat, kind);
     }
     return f;
 }
@@ -107,6 +108,7 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
+        nodes_follower(g, false, root, fg->seat, fg->kind);
     }
     if (on_a_tile(fg->where)) tile_unlink(g, f);
     fg->where = (uint8_t)where;
@@ -114,7 +116,11 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
     fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
     fg->space = where == CARC_AT_TRACK || where == CARC_AT_CORNER || where == CARC_AT_HELD ? space : 0;
     if (on_a_tile(where)) tile_link(g, f);
-    if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
+    if (follower && where == CARC_AT_SEGMENT) {
+        int root = feat_find(g, g->tiles[tile].node0 + seg);
+        g->nodes[root].occupants++;
+        nodes_follower(g, true, root, fg->seat, fg->kind);
+    }
 }
 
 /* Takes a figure from its owner's supply and stands it on a segment. */
@@ -134,6 +140,7 @@ void fig_remove(carc_game *g, int f, bool to_supply)
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
+        nodes_follower(g, false, root, fg->seat, fg->kind);
     }
     if (to_supply && fg->seat >= 0) g->supply[fg->seat][fg->kind]++;
     if (on_a_tile(fg->where)) tile_unlink(g, f);
