@@ -179,10 +179,12 @@ test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPER
 # abbeys only in holes, barns only where four fields meet; tests/tower_checks.h:
 # floors, reach of captures, exchanges, ransoms).
 .PHONY: test-expansions
-test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_abbey_mayor $(BUILD)/tests/test_tower
+test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_abbey_mayor $(BUILD)/tests/test_tower \
+                 $(BUILD)/tests/test_expansions_together
 	@CARC_DATA=$(CURDIR) CARC_RIVER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_river
 	@CARC_DATA=$(CURDIR) CARC_AM_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_abbey_mayor
 	@CARC_DATA=$(CURDIR) CARC_TOWER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_tower
+	@CARC_DATA=$(CURDIR) CARC_TOGETHER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_expansions_together
 
 COMBO_GAMES ?= 200
 .PHONY: test-combinations

@@ -12,7 +12,8 @@
 -- options: a river tile goes only into the space the river flows into, with
 -- its upstream edge facing the river (RIVER-2), and never makes a second
 -- turn in the same direction right after a turn (RIVER-3). No other tile
--- may take that space while the river is open.
+-- may take that space while the river is open, and none may be placed at
+-- all while river tiles are still to be drawn (RIVER-1).
 --
 -- Game state (carc.state):
 --   open    true while the river has an open end (from the spring to the lake)
@@ -89,7 +90,19 @@ carc.on("tile-placed", function(ev)
   end
 end)
 
+-- True while river tiles are still to be drawn: then no other tile may be
+-- placed (RIVER-1), not even one a player holds outside the pile (the
+-- abbey of Abbey & Mayor, RIVER-5).
+local function river_still_to_draw()
+  for id in pairs(RIVER_EDGES) do
+    local type = carc.tile_type_find("river:" .. id)
+    if type and carc.pile_count(type) > 0 then return true end
+  end
+  return false
+end
+
 carc.on("place-filter", function(ev)
+  local river_first = nil
   for i = 0, carc.offered() - 1 do
     local type, x, y, rot = carc.placement_of(i)
     if type then
@@ -101,6 +114,9 @@ carc.on("place-filter", function(ev)
         if not entered or (turn ~= 0 and turn == S.turn) then carc.veto(i) end
       elseif at_end then
         carc.veto(i)
+      else
+        if river_first == nil then river_first = river_still_to_draw() end
+        if river_first then carc.veto(i) end
       end
     end
   end

@@ -36,15 +36,20 @@ static inline int check_river_board(const carc_game *g, const char *what)
 {
     const carc_rules *r = carc_game_rules(g);
     int n = carc_tiles_placed(g), x, y, rot, type, rivers = 0;
-    bool other_seen = false;
+    int other_seen = -1;
     for (int i = 0; i < n; i++) {
         carc_tile_at_index(g, i, &x, &y, &rot, &type);
         if (i == 0 && strcmp(carc_tile_id(r, type), "A") != 0) fail_msg("%s: RIVER-1: the start tile is not the spring", what);
         if (!river_tile(r, type)) {
-            other_seen = true;
+            if (other_seen < 0) other_seen = i;
             continue;
         }
-        if (other_seen) fail_msg("%s: RIVER-1: river tile %d placed after another set's tile", what, i);
+        if (other_seen >= 0) {
+            int ox, oy, orot, otype;
+            carc_tile_at_index(g, other_seen, &ox, &oy, &orot, &otype);
+            fail_msg("%s: RIVER-1: river tile %d placed after tile %d, %s:%s at %d,%d", what, i, other_seen,
+                     carc_tile_set_of(r, otype), carc_tile_id(r, otype), ox, oy);
+        }
         rivers++;
     }
     /* Walk the river down from the spring. */
