@@ -6,6 +6,7 @@
 #   make test-quick   units, scenarios and a short property run (under 20 s)
 #   make golden       rewrite tests/golden/hashes.txt (seeded games' results) and print what changed
 #   make test-combinations  every pair and triple of the shipped modules, 200 games each
+#   make test-proxy   carc serve behind nginx with TLS (needs nginx-light, openssl)
 #   make test-slurm   a study as a Slurm array job on a one-node cluster (as root; CI runs it)
 #   make check-asan   the same tests under AddressSanitizer and UBSan
 #   make bench        the benchmark (games per second and more)
@@ -25,8 +26,7 @@ PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
 DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle sqlite3
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev libsqlite3-dev pkg-config \
-               nginx-light openssl
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev libsqlite3-dev pkg-config
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -203,6 +203,13 @@ test-browser: all
 # A study as a Slurm array job of 8 shards on a one-node cluster the test
 # starts and stops itself (Debian's slurm-wlm and munge; as root); CI runs it.
 .PHONY: test-slurm
+# carc serve behind nginx with TLS, the configuration of docs/serve.md as
+# written (needs nginx and openssl: apt-get install nginx-light openssl; not
+# installed by make deps, since installing nginx starts a web server).
+.PHONY: test-proxy
+test-proxy: all
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/serve_proxy_test.sh
+
 test-slurm: all
 	@timeout 300 env CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) sh tests/slurm_test.sh
 

@@ -4,8 +4,8 @@
 # (its names, certificate files and ports replaced): a self-signed
 # certificate made here, curl through the proxy over TLS: the key still
 # asked for, a foreign Host refused, a game made, a move with a seat's link,
-# the live stream passed on at once. Needs nginx (Debian's nginx-light;
-# make deps installs it) and openssl. CARC and CARC_DATA as make test sets.
+# the live stream passed on at once (make test-proxy). Needs nginx
+# (Debian's nginx-light), openssl and curl. CARC and CARC_DATA as make test sets.
 set -u
 : "${CARC:?}" "${CARC_DATA:?}"
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
