@@ -476,9 +476,15 @@ static int api_offer(carc_ctx *ctx, const carc_option *opt)
     GAME_ONLY(ctx, -1);
     if (!ctx->g->building) return api_error(ctx, "offer: only while the action or placement decision is built");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
-    if (decision_offered(ctx->g) >= MAX_PLUGIN_OPTIONS)
-        return api_error(ctx, "offer: more than " STR_OF(MAX_PLUGIN_OPTIONS) " options in one decision");
-    return decision_offer(ctx->g, opt, ctx->owner);
+    carc_game *g = ctx->g;
+    int offered = decision_offered(g);
+    if (offered == 0 || g->offer_owner != ctx->owner) g->offer_owner = ctx->owner, g->offer_run = 0;
+    if (g->offer_run >= MAX_PLUGIN_OPTIONS)
+        return api_error(ctx, "offer: more than " STR_OF(MAX_PLUGIN_OPTIONS) " options from one plugin in one decision");
+    if (offered >= MAX_DECISION_OFFERS)
+        return api_error(ctx, "offer: more than " STR_OF(MAX_DECISION_OFFERS) " options in one decision");
+    g->offer_run++;
+    return decision_offer(g, opt, ctx->owner);
 }
 
 static int api_offered(carc_ctx *ctx)

@@ -49,6 +49,10 @@
 #define MAX_PLUGIN_AWARDS_TURN 4096
 #define MAX_PLUGIN_AWARDS_GAME 65536
 #define MAX_PLUGIN_OPTIONS 1000
+/* Options every plugin together offers to one decision: each offers at most
+ * MAX_PLUGIN_OPTIONS in a row, and a composition of many modules (the Ark's
+ * walks beside the Tower's floors) can pass 1000 together. */
+#define MAX_DECISION_OFFERS 16384
 
 #define GAME_CTX(game, own, usr) {(game), (own), (usr), (struct carc_rules *)(game)->rules}
 
@@ -185,6 +189,7 @@ struct carc_game {
     bool filtering;         /* ... and plugins may veto them */
     bool build_place;       /* ... (the placement decision's, not the action's) */
     int build_first;
+    int offer_owner, offer_run; /* who offered last, and how many in a row */
     carc_option *opts;      int nopts, cap_opts;
 
     carc_award *log;        int nlog, cap_log;

@@ -940,6 +940,46 @@ static void test_ask_takes_a_thousand_options(void **state)
     expect_game_error("ask-1001.lua", "ask: 0 to 1000 options");
 }
 
+/* Each plugin offers at most 1000 options in a row to one decision; two
+ * plugins may offer 1000 each to the same one (a composition of many
+ * modules passes 1000 together). */
+static void test_offers_bounded_per_plugin(void **state)
+{
+    (void)state;
+    char err[4096];
+    FILE *f = fopen(VARIANT, "w");
+    assert_non_null(f);
+    fprintf(f, "[variant]\nname = sandbox\n[tiles]\nsets = base\n[plugins]\nscripts = %s/tests/scripts/sandbox/offer-many.lua "
+               "%s/tests/scripts/sandbox/offer-many-too.lua\n[options]\noffer-many.offers = 1000\n"
+               "offer-many-too.offers = 1000\n",
+            carc_data_dir(), carc_data_dir());
+    fclose(f);
+    carc_rules *r = carc_variant_load(VARIANT, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    if (!g) fail_msg("%s", err);
+    int st;
+    while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+    if (st != CARC_NEED_CHOICE) fail_msg("no decision: %s", carc_game_error(g));
+    while (carc_option_count(g) < 2000) { /* the placement first, then the action */
+        assert_int_equal(carc_choose(g, 0), 0);
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+        if (st != CARC_NEED_CHOICE) fail_msg("no action decision: %s", carc_game_error(g));
+    }
+    assert_true(carc_option_count(g) > 2000);
+    carc_game_free(g);
+    carc_rules_free(r);
+    const char *one[] = {"offer-many.offers=1001"};
+    carc_rules_free(load_script("offer-many.lua", err, sizeof err));
+    r = carc_variant_load(VARIANT, one, 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    assert_int_equal(play(r, 1, &g), CARC_FAILED);
+    if (!strstr(carc_game_error(g), "offer: more than 1000 options from one plugin in one decision"))
+        fail_msg("'%s'", carc_game_error(g));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -990,6 +1030,7 @@ int main(void)
         cmocka_unit_test(test_bots_fall_back_when_trials_spent),
         cmocka_unit_test(test_awards_a_script_causes_are_bounded),
         cmocka_unit_test(test_ask_takes_a_thousand_options),
+        cmocka_unit_test(test_offers_bounded_per_plugin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
