@@ -1,7 +1,9 @@
 /* expansion_games.h - seeded random games of a fan expansion, alone and
  * paired with every other shipped module, with checks after every move
- * (include after cmocka.h and game_checks.h). Used by
- * test_inns_cathedrals.c and test_traders_builders.c.
+ * (include after cmocka.h and game_checks.h). Used by the tests of the
+ * shipped expansions (test_inns_cathedrals.c, test_traders_builders.c,
+ * test_river.c, test_abbey_mayor.c, test_tower.c,
+ * test_expansions_together.c) and test_wild_corners.c.
  *
  * A module is what a shipped variant adds to the base game: tile sets,
  * C plugins, scripts; a pair is the composition "other+mine". */
@@ -17,6 +19,24 @@
 static const char *const SHIPPED_MODULES[] = {"ark", "prophet", "robbers", "princess-dragon", "fairy", "house/road-closer",
                                               "inns-cathedrals", "traders-builders", "abbey-mayor"};
 #define N_SHIPPED_MODULES ((int)(sizeof SHIPPED_MODULES / sizeof SHIPPED_MODULES[0]))
+
+/* A game count from the environment (make test-expansions sets the long
+ * runs'), or the default. */
+static inline int expansion_count(const char *name, int fallback)
+{
+    const char *s = getenv(name);
+    return s && atoi(s) > 0 ? atoi(s) : fallback;
+}
+
+/* A shipped variant or composition, or the test fails with the loader's
+ * message. */
+static inline carc_rules *expansion_load(const char *variant)
+{
+    char err[8192];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s: %s", variant, err);
+    return r;
+}
 
 /* Module `mine` composed with module `other` (other's plugins and scripts
  * load first); *players gets the most players the pair takes. */

@@ -28,28 +28,14 @@
 #include "helpers.h"
 #include "abbey_mayor_checks.h"
 
-static int env_count(const char *name, int fallback)
-{
-    const char *s = getenv(name);
-    return s && atoi(s) > 0 ? atoi(s) : fallback;
-}
-
-static int random_count(void) { return env_count("CARC_AM_GAMES", 150); }
-static int greedy_games(void) { return env_count("CARC_GREEDY_GAMES", 4); }
-
-static carc_rules *load(const char *variant)
-{
-    char err[8192];
-    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s: %s", variant, err);
-    return r;
-}
+static int random_count(void) { return expansion_count("CARC_AM_GAMES", 150); }
+static int greedy_games(void) { return expansion_count("CARC_GREEDY_GAMES", 4); }
 
 /* AM-1: the published tiles: 01 to 12 once each, 6 abbeys. */
 static void test_tile_set(void **state)
 {
     (void)state;
-    carc_rules *r = load("abbey-mayor");
+    carc_rules *r = expansion_load("abbey-mayor");
     int land = 0;
     for (int t = 0; t < carc_tile_types(r); t++) {
         if (strcmp(carc_tile_set_of(r, t), "abbey-mayor") != 0) continue;
@@ -83,7 +69,7 @@ static void check_move(const carc_game *g, void *user, bool final)
 
 static void random_games(const char *variant, int games)
 {
-    carc_rules *r = load(variant);
+    carc_rules *r = expansion_load(variant);
     int lo = carc_rules_min_players(r), hi = carc_rules_max_players(r);
     am_stats s = {0, 0};
     for (int i = 0; i < games; i++) play_checked_game(r, lo + i % (hi - lo + 1), (uint64_t)i + 1, NULL, 0, check_move, &s);
@@ -117,7 +103,7 @@ static void test_greedy_games(void **state)
     const char *variants[] = {"abbey-mayor", "base+river+abbey-mayor+inns-cathedrals"};
     char err[1024];
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        carc_rules *r = load(variants[v]);
+        carc_rules *r = expansion_load(variants[v]);
         int abbeys = 0, barns = 0, wagons = 0;
         for (int seed = 1; seed <= greedy_games(); seed++) {
             int players = 2 + seed % 3;
@@ -186,7 +172,7 @@ static void check_final(carc_game *g, bool final, void *user)
 static void test_final_abbeys(void **state)
 {
     (void)state;
-    carc_rules *r = load("abbey-mayor");
+    carc_rules *r = expansion_load("abbey-mayor");
     hoarder h = {.finals = 0, .monks = 0};
     int placed = 0;
     for (int seed = 1; seed <= 12; seed++) {
@@ -211,7 +197,7 @@ static void test_final_abbeys(void **state)
 static void test_clones(void **state)
 {
     (void)state;
-    carc_rules *r = load("abbey-mayor");
+    carc_rules *r = expansion_load("abbey-mayor");
     for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 3 + seed * 4);
     carc_rules_free(r);
 }

@@ -32,20 +32,6 @@
 
 static const char *const TOGETHER = "base+river+abbey-mayor+tower+inns-cathedrals";
 
-static int env_count(const char *name, int fallback)
-{
-    const char *s = getenv(name);
-    return s && atoi(s) > 0 ? atoi(s) : fallback;
-}
-
-static carc_rules *load(const char *variant)
-{
-    char err[8192];
-    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s: %s", variant, err);
-    return r;
-}
-
 /* What the games did, so a run that never laid a river, an abbey or a
  * floor cannot pass for a check. */
 typedef struct together_watch {
@@ -82,8 +68,8 @@ static void report(const together_watch *w, const char *players)
 static void test_random_games(void **state)
 {
     (void)state;
-    carc_rules *r = load(TOGETHER);
-    int games = env_count("CARC_TOGETHER_GAMES", 12);
+    carc_rules *r = expansion_load(TOGETHER);
+    int games = expansion_count("CARC_TOGETHER_GAMES", 12);
     int lo = carc_rules_min_players(r), hi = carc_rules_max_players(r);
     together_watch w = {.tower = calloc(1, sizeof *w.tower)};
     for (int i = 0; i < games; i++) {
@@ -105,8 +91,8 @@ static void test_random_games(void **state)
 static void test_greedy_games(void **state)
 {
     (void)state;
-    carc_rules *r = load(TOGETHER);
-    int games = env_count("CARC_GREEDY_GAMES", 1);
+    carc_rules *r = expansion_load(TOGETHER);
+    int games = expansion_count("CARC_GREEDY_GAMES", 1);
     char err[1024];
     together_watch w = {.tower = calloc(1, sizeof *w.tower)};
     for (int seed = 1; seed <= games; seed++) {

@@ -26,29 +26,15 @@
 #include "helpers.h"
 #include "river_checks.h"
 
-static int env_count(const char *name, int fallback)
-{
-    const char *s = getenv(name);
-    return s && atoi(s) > 0 ? atoi(s) : fallback;
-}
-
 /* make test's share stays a few seconds; make test-expansions plays the full counts. */
-static int random_count(void) { return env_count("CARC_RIVER_GAMES", 150); }
-static int greedy_games(void) { return env_count("CARC_GREEDY_GAMES", 4); }
-
-static carc_rules *load(const char *variant)
-{
-    char err[8192];
-    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s: %s", variant, err);
-    return r;
-}
+static int random_count(void) { return expansion_count("CARC_RIVER_GAMES", 150); }
+static int greedy_games(void) { return expansion_count("CARC_GREEDY_GAMES", 4); }
 
 /* RIVER-1: the published 12 tiles. */
 static void test_tile_set(void **state)
 {
     (void)state;
-    carc_rules *r = load("river");
+    carc_rules *r = expansion_load("river");
     static const struct { const char *id; int count; } published[] = {
         {"A", 1}, {"B", 1}, {"C", 1}, {"D", 2}, {"E", 1}, {"G", 2}, {"H", 1}, {"I", 1}, {"K", 1}, {"L", 1},
     };
@@ -87,7 +73,7 @@ static void check_move(const carc_game *g, void *user, bool final)
 
 static void random_games(const char *variant, int games)
 {
-    carc_rules *r = load(variant);
+    carc_rules *r = expansion_load(variant);
     int lo = carc_rules_min_players(r), hi = carc_rules_max_players(r);
     river_stats s = {0, 0};
     for (int i = 0; i < games; i++) play_checked_game(r, lo + i % (hi - lo + 1), (uint64_t)i + 1, NULL, 0, check_move, &s);
@@ -120,7 +106,7 @@ static void test_greedy_games(void **state)
     const char *variants[] = {"river", "base+river+inns-cathedrals"};
     char err[1024];
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        carc_rules *r = load(variants[v]);
+        carc_rules *r = expansion_load(variants[v]);
         int whole = 0;
         for (int seed = 1; seed <= greedy_games(); seed++) {
             int players = 2 + seed % 3;
@@ -151,7 +137,7 @@ static void test_greedy_games(void **state)
 static void test_clones(void **state)
 {
     (void)state;
-    carc_rules *r = load("river");
+    carc_rules *r = expansion_load("river");
     for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 3 + seed % 12);
     carc_rules_free(r);
 }

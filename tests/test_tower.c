@@ -29,28 +29,14 @@
 #include "helpers.h"
 #include "tower_checks.h"
 
-static int env_count(const char *name, int fallback)
-{
-    const char *s = getenv(name);
-    return s && atoi(s) > 0 ? atoi(s) : fallback;
-}
-
-static int random_count(void) { return env_count("CARC_TOWER_GAMES", 100); }
-static int greedy_games(void) { return env_count("CARC_GREEDY_GAMES", 3); }
-
-static carc_rules *load(const char *variant)
-{
-    char err[8192];
-    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s: %s", variant, err);
-    return r;
-}
+static int random_count(void) { return expansion_count("CARC_TOWER_GAMES", 100); }
+static int greedy_games(void) { return expansion_count("CARC_GREEDY_GAMES", 3); }
 
 /* The published 18 tiles, each with a foundation; TOWER-1's floors. */
 static void test_tile_set_and_floors(void **state)
 {
     (void)state;
-    carc_rules *r = load("tower");
+    carc_rules *r = expansion_load("tower");
     static const struct { const char *id; int count; } published[] = {
         {"A", 2}, {"B", 1}, {"C", 1}, {"D", 1}, {"E", 1}, {"F", 1}, {"G", 1}, {"H", 1}, {"I", 1},
         {"J", 1}, {"K", 1}, {"L", 1}, {"M", 1}, {"N", 1}, {"O", 1}, {"P", 1}, {"Q", 1},
@@ -91,7 +77,7 @@ static void check_move(const carc_game *g, void *user, bool final)
 
 static void random_games(const char *variant, int games, bool must_act)
 {
-    carc_rules *r = load(variant);
+    carc_rules *r = expansion_load(variant);
     int lo = carc_rules_min_players(r), hi = carc_rules_max_players(r);
     int captures = 0, ransoms = 0, floors = 0, tops = 0;
     for (int i = 0; i < games; i++) {
@@ -129,7 +115,7 @@ static void test_with_every_module(void **state)
 
 static void bot_games(const char *variant, const char *agent_spec, int games)
 {
-    carc_rules *r = load(variant);
+    carc_rules *r = expansion_load(variant);
     char err[1024];
     int floors = 0;
     for (int seed = 1; seed <= games; seed++) {
@@ -174,7 +160,7 @@ static void test_mcts_games(void **state)
 static void test_clones(void **state)
 {
     (void)state;
-    carc_rules *r = load("tower");
+    carc_rules *r = expansion_load("tower");
     for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 10 + seed * 3);
     carc_rules_free(r);
 }
