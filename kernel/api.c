@@ -478,7 +478,7 @@ static int api_offer(carc_ctx *ctx, const carc_option *opt)
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer: bad option (tile or segment)");
     carc_game *g = ctx->g;
     int offered = decision_offered(g);
-    if (offered == 0 || g->offer_owner != ctx->owner) g->offer_owner = ctx->owner, g->offer_run = 0;
+    if (g->offer_owner != ctx->owner) g->offer_owner = ctx->owner, g->offer_run = 0;
     if (g->offer_run >= MAX_PLUGIN_OPTIONS)
         return api_error(ctx, "offer: more than " STR_OF(MAX_PLUGIN_OPTIONS) " options from one plugin in one decision");
     if (offered >= MAX_DECISION_OFFERS)

@@ -100,6 +100,7 @@ void decision_build_begin(carc_game *g)
     g->building = true;
     g->build_place = false;
     g->build_first = g->nopts;
+    g->offer_owner = -1, g->offer_run = 0;
 }
 
 void decision_build_place_begin(carc_game *g, int first)
@@ -107,6 +108,7 @@ void decision_build_place_begin(carc_game *g, int first)
     g->building = true;
     g->build_place = true;
     g->build_first = first;
+    g->offer_owner = -1, g->offer_run = 0;
 }
 
 /* Options collected so far while the action decision is built. */
