@@ -967,6 +967,20 @@ static void test_offers_bounded_per_plugin(void **state)
         if (st != CARC_NEED_CHOICE) fail_msg("no action decision: %s", carc_game_error(g));
     }
     assert_true(carc_option_count(g) > 2000);
+    /* The next decisions too: a plugin's run starts anew with each. */
+    for (int turns = 0; turns < 6; turns++) {
+        assert_int_equal(carc_choose(g, carc_option_count(g) - 1), 0);
+        while ((st = carc_advance(g)) == CARC_NEED_DRAW) carc_draw(g, -1);
+        if (st != CARC_NEED_CHOICE) fail_msg("decision %d: %s", turns, carc_game_error(g));
+    }
+    carc_game_free(g);
+    carc_rules_free(r);
+    /* One plugin alone offers 1000 to every action decision of a game. */
+    const char *thousand[] = {"offer-many.offers=1000"};
+    carc_rules_free(load_script("offer-many.lua", err, sizeof err));
+    r = carc_variant_load(VARIANT, thousand, 1, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    if (play(r, 1, &g) != CARC_FINISHED) fail_msg("%s", carc_game_error(g));
     carc_game_free(g);
     carc_rules_free(r);
     const char *one[] = {"offer-many.offers=1001"};
