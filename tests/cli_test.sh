@@ -254,7 +254,8 @@ implied=$(awk '
         for (p = 1; p <= seats; p++) printf "%.6f/%.4f ", win[p] / games, sum[p] / games
     }' "$T/replayed")
 reported=$(tr '{' '\n' <"$T/sim-records.json" |
-    sed -n 's/.*"win_rate": \([0-9.]*\),.*"mean_score": \([0-9.-]*\),.*/\1\/\2/p' | tr '\n' ' ')
+    sed -n 's/.*"win_rate": \([0-9.]*\),.*"mean_score": \([0-9.-]*\),.*/\1\/\2/p' |
+    awk -F/ '{ printf "%.6f/%.4f ", $1, $2 }') # JSON prints each number as short as it is
 if [ -n "$reported" ] && [ "$implied" = "$reported" ]; then
     pass "the replayed sim records give the win rates and mean scores sim reported ($reported)"
 else

@@ -26,7 +26,7 @@
 
 #include "agents.h"
 #include "helpers.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "serve_http.h"
 #include "serve_registry.h"
 #include "temp_files.h"

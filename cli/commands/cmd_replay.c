@@ -7,7 +7,7 @@
 #include "term_text.h"
 #include "ascii.h"
 #include "commands.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "record.h"
 
 /* One JSON object on one line (docs/records.md, "replay"). */
@@ -32,7 +32,7 @@ static int print_json(const carc_game *g)
                    : NULL;
     json_decref(players);
     json_decref(events);
-    ok = j && json_dumpf(j, stdout, 0) == 0;
+    ok = j && json_print(stdout, j) == 0;
     json_decref(j);
     if (!ok) {
         fprintf(stderr, "carc replay: out of memory\n");

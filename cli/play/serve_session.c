@@ -10,7 +10,7 @@
 
 #include "agents.h"
 #include "game_log.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "record_header.h"
 
 bool session_is_human(const serve_session *s, int seat)

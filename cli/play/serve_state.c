@@ -7,7 +7,7 @@
 
 #include "agents.h"
 #include "game_log.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "option_targets.h"
 #include "render.h"
 #include "view.h"

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "study.h"
 
 enum { REPORT_TABLE, REPORT_JSON, REPORT_CSV };
@@ -12,6 +14,14 @@ enum { REPORT_TABLE, REPORT_JSON, REPORT_CSV };
  * modules), every option not at its default, the --option values, the
  * players with their settings, the number of games, the seed and the carc
  * version; in JSON as members, in CSV as "# " lines before the table. */
+
+/* What decides a side's games and how the report names them, as a new JSON
+ * object: carc_version, variant (its name), variant_given (as given),
+ * title, modules (a list), options_not_default ({key: value}) and
+ * option_overrides (the --option values). Every report's header begins with
+ * it, and so does every game line of a shard (shard.h). NULL when out of
+ * memory. */
+json_t *study_about_json(const study *s);
 
 /* Per seat: win rate and mean score with 95% intervals; points by reason.
  * format: REPORT_TABLE, REPORT_JSON or REPORT_CSV. */
