@@ -627,8 +627,8 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
         json_t *metrics = json_array();
         for (int i = 0; i < nrows; i++) {
             const compare_row *r = &rows[i];
-            json_t *m = json_pack("{s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "metric", json_text(r->name), "unit", r->unit,
-                                  "a", json_fixed(r->a, 6), "b", json_fixed(r->b, 6), "diff", json_fixed(r->diff, 6),
+            json_t *m = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "metric", json_text(r->name), "key",
+                                  json_text(r->key), "unit", r->unit, "a", json_fixed(r->a, 6), "b", json_fixed(r->b, 6), "diff", json_fixed(r->diff, 6),
                                   "lo", json_fixed(r->lo, 6), "hi", json_fixed(r->hi, 6), "significant", r->significant);
             json_object_set_new(m, "p", json_sig(r->p, 6));
             json_object_set_new(m, "p_holm", json_sig(r->p_holm, 6));
