@@ -104,5 +104,27 @@ check "study run: a missing file" 1 "no-such.ini" "$CARC" study run "$T/no-such.
 check "study run: a flag that is not the command line's" 2 "is not an option of carc study run" "$CARC" study run "$T/sim.ini" --games 4
 check "study run: --help" 0 "usage: carc study run FILE" "$CARC" study --help
 
+# ---- carc stats report: a report drawn (the charts checked in a browser: make test-browser)
+"$CARC" study run "$T/sim.ini" --json --out "$T/sim.json"
+check "stats report: a sim study's report as a page and SVG files" 0 "" \
+    "$CARC" stats report "$T/sim.json" --html "$T/sim.html" --svg-dir "$T/charts"
+ls "$T/charts" >"$T/charts.list" 2>&1
+if [ "$(cat "$T/charts.list" | tr '\n' ' ')" = "mean-score-by-seat.svg points-by-reason.svg scores.svg win-rate-by-seat.svg " ] &&
+    [ "$(grep -c '<svg xmlns' "$T/sim.html")" = 4 ] && grep -q 'sim.ini' "$T/sim.html" &&
+    ! sed 's|xmlns="http://www.w3.org/2000/svg"||g' "$T/sim.html" | grep -q 'http:\|https:\|<script\|src=\|<link'; then
+    pass "stats report: ... four charts, inline and as files; the page names the study file and loads nothing"
+else
+    fail "stats report: ... four charts" "$(cat "$T/charts.list")"
+fi
+check "stats report: --html or --svg-dir is needed" 2 "say where the pictures go" "$CARC" stats report "$T/sim.json"
+printf '{"seats": [\n  {"seat": 1,}\n]}\n' >"$T/broken.json"
+check "stats report: JSON that does not read names the file and line" 1 "broken.json:2:" \
+    "$CARC" stats report "$T/broken.json" --html "$T/x.html"
+printf '{"a": 1}\n' >"$T/other.json"
+check "stats report: JSON with nothing to draw" 1 "other.json: nothing to draw" \
+    "$CARC" stats report "$T/other.json" --html "$T/x.html"
+[ ! -e "$T/x.html" ] && pass "stats report: ... and no page written" || fail "stats report: no page written" "x.html exists"
+check "stats report: carc stats merge still answers" 1 "no-such" "$CARC" stats merge "$T/no-such.jsonl"
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
