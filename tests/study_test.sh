@@ -79,6 +79,60 @@ check "study run: --games-jsonl relative to where carc was started" 0 "" \
 [ "$(wc -l <"$T/games.jsonl" 2>/dev/null)" = 80 ] && pass "study run: ... 80 game lines there" ||
     fail "study run: --games-jsonl" "$(ls "$T")"
 
+# ---- a study and its records travel (docs/records.md: the variant line) ----
+# The study's JSON report and its records are kept in its folder; the folder
+# is copied to a new temporary folder and the original moved away: the copy
+# reruns to the report's numbers, and its records replay from any directory,
+# their variant found next to them.
+"$CARC" study run "$T/mine/study.ini" --json --out "$T/mine/report.json" --records "$T/mine/records" 2>/dev/null
+(cd "$T/mine" && "$CARC" sim --variant base+./my-rule.ini --players greedy,greedy --games 1 --seed 3 \
+    --records composed >/dev/null 2>&1)
+head -n 2 "$T/mine/records/b/game-000000.rec" | tail -n 1 >"$T/variant.line"
+head -n 2 "$T/mine/composed/game-000000.rec" | tail -n 1 >>"$T/variant.line"
+if [ "$(cat "$T/variant.line" | tr '\n' '|')" = "variant ../../my-rule.ini|variant base+../my-rule.ini|" ]; then
+    pass "records: a variant file, alone or in a composition, by its path from the record's folder"
+else
+    fail "records: the variant line" "$(cat "$T/variant.line")"
+fi
+# A composition is named by its parts as loaded (paths where they were found):
+# compared without the name.
+VARIANT_NAME='s|"variant": "base+[^"]*my-rule.ini"|"variant": "base+my-rule"|'
+for r in records/b/game-000000.rec records/a/game-000003.rec composed/game-000000.rec; do
+    "$CARC" replay --json "$T/mine/$r" 2>&1 | sed "$VARIANT_NAME" >"$T/want-$(echo "$r" | tr / -).json"
+done
+TRAVEL=$(mktemp -d "$T/travel.XXXXXX")
+cp -r "$T/mine" "$TRAVEL/copy"
+mv "$T/mine" "$T/mine-away" # nothing of the copy may lean on the original
+(cd "$TRAVEL/copy" && "$CARC" study run study.ini --json) >"$T/rerun.json" 2>/dev/null
+sed 's/"seconds": [0-9.]*, //' "$TRAVEL/copy/report.json" >"$T/report.numbers"
+sed 's/"seconds": [0-9.]*, //' "$T/rerun.json" >"$T/rerun.numbers"
+if grep -q '"metrics": \[{"metric": "mean score"' "$T/rerun.numbers"; then
+    same "study travels: its report, copied with it, rerun in the copy to the same numbers" "$T/report.numbers" \
+        "$T/rerun.numbers"
+else
+    fail "study travels: rerun in the copy" "$(head -c 300 "$T/rerun.json")"
+fi
+for r in records/b/game-000000.rec records/a/game-000003.rec composed/game-000000.rec; do
+    want="$T/want-$(echo "$r" | tr / -).json" ok=yes
+    for dir in / "$TRAVEL" "$TRAVEL/copy/$(dirname "$r")" "$CARC_DATA"; do
+        got=$(cd "$dir" && "$CARC" replay --json "$TRAVEL/copy/$r" 2>&1 | sed "$VARIANT_NAME")
+        [ "$got" = "$(cat "$want")" ] || { ok=no; break; }
+    done
+    rel=$(cd "$TRAVEL" && "$CARC" replay --json "copy/$r" 2>&1 | sed "$VARIANT_NAME")
+    [ "$rel" = "$(cat "$want")" ] || ok=no
+    if [ "$ok" = yes ] && grep -q '"finished": true' "$want"; then
+        pass "records travel: $r, copied with its variant, replays from any directory to the same game"
+    else
+        fail "records travel: $r from $dir" "got $(printf '%s' "$got$rel" | head -c 200), want $(head -c 200 "$want")"
+    fi
+done
+# A record written before records kept relative paths (the variant by its
+# absolute path) still replays.
+sed "2s|.*|variant $TRAVEL/copy/my-rule.ini|" "$TRAVEL/copy/records/b/game-000000.rec" >"$T/old.rec"
+(cd / && "$CARC" replay --json "$T/old.rec") >"$T/old.json" 2>&1
+same "records: an older record naming its variant by absolute path replays" "$T/want-records-b-game-000000.rec.json" "$T/old.json"
+mv "$T/mine-away" "$T/mine"
+
 cat >"$T/sim.ini" <<'INI'
 [study]
 command = sim

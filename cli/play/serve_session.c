@@ -376,7 +376,8 @@ serve_session *session_from_record(const char *name, const char *text, size_t le
         carc_record_free(&rec);
         return NULL;
     }
-    snprintf(s->variant, sizeof s->variant, "%s", rec.variant);
+    if (carc_record_variant(&rec, s->variant, sizeof s->variant) < 0) /* next to the record (--resume) */
+        snprintf(s->variant, sizeof s->variant, "%s", rec.variant);
     snprintf(s->save, sizeof s->save, "%s", save_path);
     s->seed = rec.seed;
     s->nplayers = rec.nplayers;
