@@ -170,6 +170,16 @@ if [ "$(cat "$T/charts.list" | tr '\n' ' ')" = "mean-score-by-seat.svg points-by
 else
     fail "stats report: ... four charts" "$(cat "$T/charts.list")"
 fi
+check "study run --html: the study draws its own report, the page where carc was started" 0 "" \
+    sh -c "cd '$T' && '$CARC' study run mine/study.ini --html drawn.html --svg-dir drawn --csv --out drawn.csv"
+if [ "$(grep -c '<svg xmlns' "$T/drawn.html" 2>/dev/null)" = 5 ] && [ "$(ls "$T/drawn" | wc -l)" = 5 ] &&
+    grep -q 'effects-points.svg' "$T/drawn.html" && grep -q '^# study file: study.ini' "$T/drawn.csv"; then
+    pass "study run --html: ... five charts of the compare, inline and as files, beside the CSV report"
+else
+    fail "study run --html" "$(ls "$T")"
+fi
+check "sim --html with --shard is refused: a shard is not the study" 2 "draw the merged report" \
+    "$CARC" sim --games 4 --shard 1/2 --html "$T/shard.html"
 check "stats report: --html or --svg-dir is needed" 2 "say where the pictures go" "$CARC" stats report "$T/sim.json"
 printf '{"seats": [\n  {"seat": 1,}\n]}\n' >"$T/broken.json"
 check "stats report: JSON that does not read names the file and line" 1 "broken.json:2:" \
