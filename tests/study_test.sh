@@ -188,6 +188,17 @@ printf '{"a": 1}\n' >"$T/other.json"
 check "stats report: JSON with nothing to draw" 1 "other.json: nothing to draw" \
     "$CARC" stats report "$T/other.json" --html "$T/x.html"
 [ ! -e "$T/x.html" ] && pass "stats report: ... and no page written" || fail "stats report: no page written" "x.html exists"
+# A report from a stranger: markup in its names, numbers out of any range,
+# strings where numbers belong; drawn with its text escaped, bounded.
+cat >"$T/hostile.json" <<'JSON'
+{"a": {"variant": "<script>alert(1)</script>"}, "b": {"variant": "x&y"}, "metrics": [{"metric": "<img src=x onerror=alert(1)>", "key": "points:</svg><script>", "unit": "\"><script>", "a": "str", "b": 1e308, "diff": -1e308, "lo": null, "hi": 1e308, "corrected_lo": 5, "corrected_hi": -5, "finding": true}], "score_distribution": {"a": {"bin_width": 0, "bins": [{"from": -2147483647, "count": 1}, {"from": 2147483647, "count": 2}]}, "b": {"bins": "x"}}}
+JSON
+check "stats report: a hostile report is drawn" 0 "" "$CARC" stats report "$T/hostile.json" --html "$T/hostile.html" --svg-dir "$T/hostile"
+if ! grep -q '<script\|<img' "$T/hostile.html" "$T/hostile"/*.svg && grep -q '&lt;img src=x' "$T/hostile.html"; then
+    pass "stats report: ... its markup escaped, in the page and the SVG files"
+else
+    fail "stats report: hostile markup escaped" "$(grep -o '<script[^>]*>\|<img[^>]*>' "$T/hostile.html" | head -3)"
+fi
 check "stats report: carc stats merge still answers" 1 "no-such" "$CARC" stats merge "$T/no-such.jsonl"
 
 echo "$PASSED passed, $FAILED failed"

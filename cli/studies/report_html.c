@@ -34,9 +34,12 @@ static const char *text_of(const json_t *o, const char *key)
     return s ? s : "";
 }
 
+/* A number of the report, within +-1e12 (a file's numbers are drawn: none
+ * may overflow the arithmetic of an axis). */
 static double num_of(const json_t *o, const char *key)
 {
-    return json_number_value(json_object_get(o, key));
+    double v = json_number_value(json_object_get(o, key));
+    return v > 1e12 ? 1e12 : v < -1e12 ? -1e12 : v == v ? v : 0;
 }
 
 static bool has_num(const json_t *o, const char *key)
@@ -229,7 +232,8 @@ static void points_by_reason(charts *cs, const json_t *report, const json_t *lis
         const json_t *v;
         json_object_foreach((json_t *)pr, key, v) {
             if (ncats == 64) break;
-            values[ncats] = json_number_value(v);
+            double x = json_number_value(v);
+            values[ncats] = x > 1e12 ? 1e12 : x < -1e12 ? -1e12 : x;
             cats[ncats++] = key;
         }
         series[0] = "all players";
@@ -258,13 +262,16 @@ static void score_histogram(charts *cs, const json_t *report, const char *a_name
         sides[nsides++] = json_object_get(d, "b");
     }
     if (!nsides) return;
-    int width = (int)num_of(sides[0], "bin_width"), lo = 0, hi = -1;
-    if (width < 1) width = 1;
+    /* Bins of a report read from a file: bounded before any arithmetic. */
+    double wd = num_of(sides[0], "bin_width");
+    int width = wd >= 1 && wd <= 1e7 ? (int)wd : 1, lo = 0, hi = -1;
     for (int s = 0; s < nsides; s++) {
         const json_t *bins = json_object_get(sides[s], "bins"), *b;
         size_t i;
         json_array_foreach(bins, i, b) {
-            int from = (int)num_of(b, "from");
+            double fd = num_of(b, "from");
+            if (!(fd >= -1e7 && fd <= 1e7)) return;
+            int from = (int)fd;
             if (hi < lo) lo = hi = from;
             if (from < lo) lo = from;
             if (from > hi) hi = from;
@@ -286,7 +293,7 @@ static void score_histogram(charts *cs, const json_t *report, const char *a_name
             const json_t *bins = json_object_get(sides[s], "bins"), *b;
             size_t i;
             json_array_foreach(bins, i, b) {
-                int k = ((int)num_of(b, "from") - lo) / width;
+                int k = ((int)num_of(b, "from") - lo) / width; /* from: checked above */
                 if (k >= 0 && k < nbins) values[s * nbins + k] = num_of(b, "count");
             }
         }
