@@ -12,70 +12,20 @@
 // the axis); every bar of points by reason and of the score histogram as
 // high as its number; a sweep's trend and bands at each point's values; the
 // page loads nothing (no network, no file besides itself).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { openChromium, sleep } from './cdp_pipe.mjs';
 
 const [chromium, htmlPath, jsonPath, shot] = process.argv.slice(2);
 const report = JSON.parse(readFileSync(jsonPath, 'utf8'));
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let failed = 0;
 const ok = (what) => console.log('ok   ' + what);
 const bad = (what, why) => { failed++; console.log('FAIL ' + what + ': ' + why); };
 
-const profile = mkdtempSync(join(tmpdir(), 'carc-report-chromium.'));
-const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe',
-  '--window-size=1100,900', '--user-data-dir=' + profile, 'about:blank'],
-  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-function quit(code, msg) {
-  if (msg) console.log('FAIL ' + msg);
-  try { browser.kill('SIGKILL'); } catch (e) { /* gone */ }
-  try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
-  process.exit(code);
-}
-setTimeout(() => quit(1, 'timed out'), 120 * 1000).unref();
-browser.on('exit', (code) => quit(1, 'chromium exited (' + code + ')'));
-
-// DevTools messages over fd 3 (to Chromium) and fd 4 (from it), each ended by NUL.
-let nextId = 1, pending = '', session;
+const { cdp, js, quit, onEvent } = await openChromium(chromium, { name: 'report_browser', windowSize: '1100,900',
+  timeoutMs: 120 * 1000, log: (m) => console.log('FAIL ' + m) });
 const requests = []; // every URL the page asks for (itself first)
-const waiting = new Map();
-browser.stdio[4].on('data', (chunk) => {
-  pending += chunk.toString('utf8');
-  let nul;
-  while ((nul = pending.indexOf('\0')) >= 0) {
-    const msg = JSON.parse(pending.slice(0, nul));
-    pending = pending.slice(nul + 1);
-    if (msg.method === 'Network.requestWillBeSent') requests.push(msg.params.request.url);
-    if (msg.id && waiting.has(msg.id)) {
-      const w = waiting.get(msg.id);
-      waiting.delete(msg.id);
-      if (msg.error) w.bad(new Error(msg.error.message)); else w.ok(msg.result);
-    }
-  }
-});
-function cdp(method, params = {}, browserLevel = false) {
-  const msg = { id: nextId++, method, params };
-  if (!browserLevel) msg.sessionId = session;
-  browser.stdio[3].write(JSON.stringify(msg) + '\0');
-  return new Promise((res, rej) => waiting.set(msg.id, { ok: res, bad: rej }));
-}
-let page = null;
-for (let i = 0; i < 100 && !page; i++) {
-  page = (await cdp('Target.getTargets', {}, true)).targetInfos.find((t) => t.type === 'page');
-  if (!page) await sleep(100);
-}
-if (!page) quit(1, 'chromium shows no page');
-session = (await cdp('Target.attachToTarget', { targetId: page.targetId, flatten: true }, true)).sessionId;
-async function js(expr) {
-  const r = await cdp('Runtime.evaluate', { expression: expr, returnByValue: true });
-  if (r.exceptionDetails) throw new Error('page script: ' + JSON.stringify(r.exceptionDetails).slice(0, 300));
-  return r.result.value;
-}
-
+onEvent((msg) => { if (msg.method === 'Network.requestWillBeSent') requests.push(msg.params.request.url); });
 await cdp('Network.enable');
 await cdp('Page.enable');
 await cdp('Page.navigate', { url: pathToFileURL(htmlPath).href });
