@@ -295,6 +295,8 @@ static const char *parse_game(const json_t *o, const header *h, study *a, study 
     const char *ptnames[STUDY_MAX_REASONS];
     long long index = -1, seed = 0, turns = 0;
     const char *bad = "not a game line written by carc sim, tournament or compare --shard";
+    if (json_is_string(json_object_get(o, "modules")) || json_object_get(o, "settings"))
+        return "a game line in an older carc's layout (modules as one text, settings as a list): run that shard again";
     const json_t *ag = json_object_get(o, "agents"), *sc = json_object_get(o, "scores"),
                  *pt = json_object_get(o, "points"), *mods = json_object_get(o, "modules"),
                  *opts = json_object_get(o, "options_not_default");
