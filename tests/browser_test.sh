@@ -4,7 +4,10 @@
 # page's own "next" code and shows the scores `carc replay --json` gives;
 # ?turn=0 and ?turn=K show the start and turn K as `carc render --turn K`
 # draws them; a screenshot shows a board (many colours, field and city
-# among them); the page loads nothing from the network.
+# among them); the page loads nothing from the network. The HTML report of
+# carc stats report (compare, sim, tournament, a sweep): every mark of its
+# charts read back through the chart's axis equals the report's JSON, each
+# SVG file is the page's chart, a screenshot (docs/report.png).
 #
 # Run from the project root (make test-browser):
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/browser_test.sh
