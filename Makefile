@@ -168,10 +168,12 @@ test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPER
 # test plays 2 each), in two processes; CI runs it.
 # The new expansions' full property runs (make test plays fewer): 1000
 # random and 100 greedy games of each, every board checked after every move
-# (tests/river_checks.h: river continuity, no U-turn).
+# (tests/river_checks.h: river continuity, no U-turn; tests/abbey_mayor_checks.h:
+# abbeys only in holes, barns only where four fields meet).
 .PHONY: test-expansions
-test-expansions: all $(BUILD)/tests/test_river
+test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_abbey_mayor
 	@CARC_DATA=$(CURDIR) CARC_RIVER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_river
+	@CARC_DATA=$(CURDIR) CARC_AM_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_abbey_mayor
 
 COMBO_GAMES ?= 200
 .PHONY: test-combinations

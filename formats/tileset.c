@@ -153,10 +153,15 @@ static int declare_kinds(ts_ctx *c, char *value)
     for (int i = 0; i < n; i++) {
         char *colon = strchr(tok[i], ':');
         char letter = 0;
+        bool wild = false;
         if (colon) {
-            if (colon[1] < 'A' || colon[1] > 'Z' || colon[2])
-                FAIL(c, "bad kind '%s' (NAME, or NAME:LETTER with an upper-case edge letter: river:V)", tok[i]);
+            /* NAME:L, or NAME:L:wild: an edge of the kind fits every edge
+             * and closes the feature facing it (the abbey's). */
+            if (colon[1] < 'A' || colon[1] > 'Z' || (colon[2] && strcmp(colon + 2, ":wild") != 0))
+                FAIL(c, "bad kind '%s' (NAME, NAME:LETTER with an upper-case edge letter: river:V, or "
+                        "NAME:LETTER:wild for an edge that fits every edge: abbey:A:wild)", tok[i]);
             letter = colon[1];
+            wild = colon[2] != 0;
             *colon = 0;
         }
         if (!rules_name_is_record_safe(tok[i])) FAIL(c, "bad kind name '%s' (" RECORD_SAFE_NAME_RULE ")", tok[i]);
@@ -170,6 +175,12 @@ static int declare_kinds(ts_ctx *c, char *value)
             if (j != k && c->r->kinds[j].letter == letter)
                 FAIL(c, "edge letter %c is the kind %s's already", letter, c->r->kinds[j].name);
         kd->letter = letter;
+        if (wild) {
+            kd->wild = true;
+            if (kd->line) FAIL(c, "kind %s: a wild edge takes whole edges, and the kind is a line", kd->name);
+        } else if (kd->wild) {
+            FAIL(c, "kind %s is declared wild elsewhere: write %s:%c:wild", kd->name, kd->name, letter);
+        }
     }
     return 1;
 }
@@ -255,6 +266,8 @@ static int finish_tile(ts_ctx *c)
                 FAIL(c, "tile %s: a %s only takes the middle port of an edge", t->id, k->name);
             if (s->kind == CARC_KIND_CITY && e && e != 7u)
                 FAIL(c, "tile %s: a city takes a whole edge", t->id);
+            if (k->wild && e && e != 7u)
+                FAIL(c, "tile %s: a wild edge (%s) takes a whole edge", t->id, k->name);
         }
         for (int b = 0; b < c->nborder[i]; b++) {
             int p = c->border_ports[i][b], target = -1;

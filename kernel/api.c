@@ -388,6 +388,7 @@ static bool where_ok(carc_ctx *ctx, int where, int t, int s, int space)
     case CARC_AT_SEGMENT: return seg_ok(ctx, t, s);
     case CARC_AT_TILE: return tile_ok(ctx, t);
     case CARC_AT_TRACK: return space >= 0 && space < 1000;
+    case CARC_AT_CORNER: return tile_ok(ctx, t) && space >= 0 && space < CARC_CORNERS;
     default: return false;
     }
 }
@@ -942,6 +943,16 @@ static int api_set_rules_ready(carc_ctx *ctx, int (*ready)(carc_ctx *ctx))
     return 0;
 }
 
+/* ---- version 5: tile corners ------------------------------------------------------------------ */
+
+static int api_corner_feature(carc_ctx *ctx, int tile, int corner, int kind)
+{
+    GAME_ONLY(ctx, -1);
+    if (!tile_ok(ctx, tile) || corner < 0 || corner >= CARC_CORNERS)
+        return api_error(ctx, "corner_feature: a placed tile and a corner 0..3 are needed");
+    return corner_feature(ctx->g, tile, corner, kind);
+}
+
 /* Where each version's members end stays where it was: a plugin built
  * against an older header finds every member it knows at its offset. */
 _Static_assert(offsetof(carc_api, define_figure_kind) == 2 * sizeof(uint32_t) + 72 * sizeof(void *),
@@ -950,6 +961,8 @@ _Static_assert(offsetof(carc_api, figure_next_on_tile) == 2 * sizeof(uint32_t) +
                "the members of API version 2 moved");
 _Static_assert(offsetof(carc_api, placement_of) == 2 * sizeof(uint32_t) + 95 * sizeof(void *),
                "the members of API version 3 moved");
+_Static_assert(offsetof(carc_api, corner_feature) == 2 * sizeof(uint32_t) + 113 * sizeof(void *),
+               "the members of API version 4 moved");
 
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
@@ -1062,6 +1075,7 @@ const carc_api carc_api_v1 = {
     .tile_type_name = api_tile_type_name,
     .pile_take = api_pile_take,
     .pile_count = api_pile_count,
+    .corner_feature = api_corner_feature,
     .set_supply_by_players = api_set_supply_by_players,
     .feature_majority = api_feature_majority,
     .set_plugin_data = api_set_plugin_data,

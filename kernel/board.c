@@ -69,14 +69,14 @@ int board_frontier_index(const carc_game *g, int x, int y)
 
 bool board_fits(const carc_game *g, int type, int fidx, int rot)
 {
-    return (board_fit_rotations(g->rules->types[type].sig, &g->front[fidx]) >> rot) & 1u;
+    return (board_type_fits(&g->rules->types[type], &g->front[fidx]) >> rot) & 1u;
 }
 
 int board_count_placements(const carc_game *g, int type)
 {
-    const uint32_t *sig = g->rules->types[type].sig;
+    const tile_type *tt = &g->rules->types[type];
     int n = 0;
-    for (int i = 0; i < g->nfront; i++) n += __builtin_popcount(board_fit_rotations(sig, &g->front[i]));
+    for (int i = 0; i < g->nfront; i++) n += __builtin_popcount(board_type_fits(tt, &g->front[i]));
     return n;
 }
 
@@ -95,11 +95,13 @@ carc_option *board_list_placements(const carc_game *g, int type, const carc_opti
      * pattern (half of the frontier positions take no rotation of the
      * drawn tile), and its mispredictions cost more than the writes. */
     uint32_t sig[4]; /* a copy the option writes cannot alias: loaded once */
-    memcpy(sig, g->rules->types[type].sig, sizeof sig);
+    const tile_type *tt = &g->rules->types[type];
+    memcpy(sig, tt->sig, sizeof sig);
+    bool wild = tt->wild_sides;
     carc_option at = *proto;
     for (int i = 0; i < g->nfront; i++) {
         const frontier_pos *f = &g->front[i];
-        unsigned fits = board_fit_rotations(sig, f);
+        unsigned fits = wild ? board_type_fits(tt, f) : board_fit_rotations(sig, f);
         at.arg[0] = f->x;
         at.arg[1] = f->y;
         out = put_rotation(out, &at, 0, fits);
@@ -112,9 +114,9 @@ carc_option *board_list_placements(const carc_game *g, int type, const carc_opti
 
 bool board_any_placement(const carc_game *g, int type)
 {
-    const uint32_t *sig = g->rules->types[type].sig;
+    const tile_type *tt = &g->rules->types[type];
     for (int i = 0; i < g->nfront; i++)
-        if (board_fit_rotations(sig, &g->front[i])) return true;
+        if (board_type_fits(tt, &g->front[i])) return true;
     return false;
 }
 
@@ -155,15 +157,23 @@ static void check_inner(carc_game *g, int t)
 }
 
 /* Joins port `port` of the new tile p to the facing port of its neighbour
- * q: one port fewer open on each side's feature, then one feature. */
+ * q: one port fewer open on each side's feature, then one feature. A wild
+ * edge (NAME:L:wild) on either side joins nothing: it closes the port
+ * facing it, whose feature may be complete now (the new tile's own are
+ * looked at once all its ports are joined). */
 static void join_port(carc_game *g, const placed *p, const placed *q, int port)
 {
     const struct carc_rules *r = g->rules;
     int a = feat_find(g, p->node0 + r->types[p->type].seg_at[p->rot][port]);
     int b = feat_find(g, q->node0 + r->types[q->type].seg_at[q->rot][port_opposite(port)]);
-    assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
     g->nodes[a].open--;
     g->nodes[b].open--;
+    if (r->kinds[g->nodes[a].kind].wild || r->kinds[g->nodes[b].kind].wild) {
+        if (g->nodes[b].open == 0 && r->kinds[g->nodes[b].kind].completion == CARC_COMPLETE_PORTS)
+            note_completed(g, b);
+        return;
+    }
+    assert(g->nodes[a].kind == g->nodes[b].kind); /* only matching edges are placed */
     feat_join(g, a, b);
 }
 
@@ -226,6 +236,7 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
             }
             frontier_pos *f = &g->front[nc->fidx];
             int side = (d + 2) & 3;
+            if (!(tt->keep[rot] >> (8 * d) & 0xffu)) continue; /* a wild side asks nothing */
             uint32_t cls = r->edge_class_rev[(tt->sig[rot] >> (8 * d)) & 0xffu];
             f->req |= cls << (8 * side);
             f->mask |= 0xffu << (8 * side);

@@ -163,6 +163,7 @@ stands in, and each member added after version 1 says it: (v2), (v3).
        set_plugin_data, plugin_data, set_rules_ready
     4  placement_of ... feature_majority; the events PLACE_OFFER and
        PLACE_FILTER; the figure flag STRENGTH_ZERO
+    5  corner_feature; figures at a tile corner (CARC_AT_CORNER)
 A kernel refuses a plugin whose desc->api_version is above its own, so a
 plugin that sets CARC_API_VERSION may call every member of this header. A
 plugin that also wants to load into older kernels sets the oldest version
@@ -179,7 +180,7 @@ Versions; section 7 marks each function "(version N)"). New events go
 before CARC_EV_COUNT, numbered after the existing ones, with their version
 in a comment. */
 
-#define CARC_API_VERSION 4
+#define CARC_API_VERSION 5
 
 /* Whether the kernel running the plugin has carc_api member `member`. */
 #define CARC_API_HAS(api, member) \
@@ -213,8 +214,14 @@ enum {
 };
 /* Kind flags (define_kind). */
 enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4 };
-/* Where a figure stands. */
-enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK };
+/* Where a figure stands. CARC_AT_CORNER (API version 5): at a corner of a
+ * placed tile, the point where four tiles meet (the barn): the figure's
+ * `tile` is the tile and its `space` the corner (enum carc_corner). */
+enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK, CARC_AT_CORNER };
+/* A tile's corners in board directions (after rotation), clockwise from
+ * the north-west; records name them corner@NW, corner@NE, corner@SE and
+ * corner@SW (docs/records.md). */
+enum carc_corner { CARC_CORNER_NW, CARC_CORNER_NE, CARC_CORNER_SE, CARC_CORNER_SW, CARC_CORNERS };
 
 typedef int (*carc_handler_fn)(carc_ctx *ctx, carc_event *ev);
 /* A phase: call is how many times it has run in a row (0 the first time). */
@@ -589,6 +596,20 @@ typedef struct carc_api {
     int (*pile_take)(carc_ctx *ctx, int type);
     /* How many tiles of `type` are in the pile. */
     int (*pile_count)(carc_ctx *ctx, int type);
+
+    /* ---- API version 5: tile corners ------------------------------------ */
+
+    /* The feature at corner `corner` (enum carc_corner) of placed tile
+     * `tile` when the four tiles around that point are all placed and each
+     * has a segment of kind `kind` on both of its ports at the point (so
+     * the four are one feature: four fields meeting at a corner, where a
+     * barn stands); -1 otherwise (a tile missing, another kind there), and
+     * -1 with an error for a bad tile or corner. A figure stands at a
+     * corner with figure_place(..., CARC_AT_CORNER, tile, -1, corner, ...)
+     * and moves there with figure_move: the tile must be placed, the
+     * corner 0..3; the kernel keeps such a figure on its tile's list
+     * (figure_next_on_tile) and counts it in no feature's majority. */
+    int (*corner_feature)(carc_ctx *ctx, int tile, int corner, int kind); /* (v5) */
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

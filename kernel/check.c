@@ -71,18 +71,21 @@ static int check_board(const carc_game *g, char *err, size_t errn)
         if (board_frontier_index(g, f->x, f->y) != i)
             return mismatch(err, errn, "frontier position %d,%d is not found at its index %d", f->x, f->y, i);
         uint32_t req = 0, mask = 0;
+        bool beside = false;
         for (int s = 0; s < 4; s++) {
             int dx, dy;
             dir_delta(s, &dx, &dy);
             int u = board_tile_at(g, f->x + dx, f->y + dy);
             if (u < 0) continue;
+            beside = true;
             const placed *q = &g->tiles[u];
             int facing = (s + 2) & 3;
+            if (!(r->types[q->type].keep[q->rot] >> (8 * facing) & 0xffu)) continue; /* wild: asks nothing */
             uint32_t cls = r->edge_class_rev[(r->types[q->type].sig[q->rot] >> (8 * facing)) & 0xffu];
             req |= cls << (8 * s);
             mask |= 0xffu << (8 * s);
         }
-        if (!mask) return mismatch(err, errn, "frontier position %d,%d has no tile beside it", f->x, f->y);
+        if (!beside) return mismatch(err, errn, "frontier position %d,%d has no tile beside it", f->x, f->y);
         if (req != f->req || mask != f->mask)
             return mismatch(err, errn, "frontier position %d,%d requires %08x/%08x, not %08x/%08x", f->x, f->y, f->req,
                             f->mask, req, mask);
@@ -122,6 +125,7 @@ static int check_features(const carc_game *g, char *err, size_t errn)
             }
             const placed *q = &g->tiles[u];
             int b = q->node0 + r->types[q->type].seg_at[q->rot][port_opposite(port)];
+            if (r->kinds[g->nodes[a].kind].wild || r->kinds[g->nodes[b].kind].wild) continue; /* closed, not joined */
             parent[uf_find(parent, a)] = uf_find(parent, b);
         }
     }
@@ -202,21 +206,23 @@ static int check_figures_and_decisions(const carc_game *g, char *err, size_t err
         if (fg->where == CARC_AT_NONE) continue;
         if (fg->kind >= r->nfigkinds || fg->seat < -1 || fg->seat >= g->nplayers)
             return mismatch(err, errn, "figure %d has kind %d and seat %d", f, fg->kind, fg->seat);
-        if ((fg->where == CARC_AT_SEGMENT || fg->where == CARC_AT_TILE) && (fg->tile < 0 || fg->tile >= g->ntiles))
+        if ((fg->where == CARC_AT_SEGMENT || fg->where == CARC_AT_TILE || fg->where == CARC_AT_CORNER) &&
+            (fg->tile < 0 || fg->tile >= g->ntiles))
             return mismatch(err, errn, "figure %d stands on tile %d of %d", f, fg->tile, g->ntiles);
         if (fg->where == CARC_AT_SEGMENT && (fg->seg < 0 || fg->seg >= r->types[g->tiles[fg->tile].type].nsegs))
             return mismatch(err, errn, "figure %d stands on segment %d of tile %d", f, fg->seg, fg->tile);
     }
     /* Each tile's figure list holds the figures standing there, in id order. */
     int listed = 0, standing = 0;
-    for (int f = 0; f < g->nfigs; f++) standing += g->figs[f].where == CARC_AT_SEGMENT || g->figs[f].where == CARC_AT_TILE;
+    for (int f = 0; f < g->nfigs; f++)
+        standing += g->figs[f].where == CARC_AT_SEGMENT || g->figs[f].where == CARC_AT_TILE || g->figs[f].where == CARC_AT_CORNER;
     for (int t = 0; t < g->ntiles; t++) {
         int last = -1;
         for (int f = g->tiles[t].figs_on; f >= 0; f = g->figs[f].next_on_tile) {
             if (f <= last || f >= g->nfigs || ++listed > standing)
                 return mismatch(err, errn, "tile %d's figure list holds figure %d out of order, twice or out of the table", t, f);
             const figure *fg = &g->figs[f];
-            if ((fg->where != CARC_AT_SEGMENT && fg->where != CARC_AT_TILE) || fg->tile != t)
+            if ((fg->where != CARC_AT_SEGMENT && fg->where != CARC_AT_TILE && fg->where != CARC_AT_CORNER) || fg->tile != t)
                 return mismatch(err, errn, "tile %d's figure list holds figure %d, which stands elsewhere", t, f);
             last = f;
         }

@@ -344,6 +344,15 @@ static inline unsigned board_fit_rotations(const uint32_t sig[4], const frontier
     return fits;
 #endif
 }
+/* The rotations in which tile type tt fits frontier position f (bit r for
+ * rotation r): its wild sides (tile sets' NAME:L:wild) fit every edge. */
+static inline unsigned board_type_fits(const tile_type *tt, const frontier_pos *f)
+{
+    if (!tt->wild_sides) return board_fit_rotations(tt->sig, f);
+    unsigned fits = 0;
+    for (int r = 0; r < 4; r++) fits |= (unsigned)(((tt->sig[r] ^ f->req) & f->mask & tt->keep[r]) == 0) << r;
+    return fits;
+}
 bool board_any_placement(const carc_game *g, int type);
 
 /* placement.c: the placement decision opened to plugins (place-offer,
@@ -440,6 +449,10 @@ int fig_removal(const carc_game *g, int f, int how);
  * features excluded). Returns the options offered, -1 on failure. */
 int offer_deploys_on(carc_game *g, int player, int tile, bool elsewhere);
 int fig_kind_stands_on(const struct carc_rules *r, int kind, int feature_kind);
+/* The feature of kind `kind` that all four tiles around corner `corner`
+ * (enum carc_corner) of placed tile `tile` hold on both their ports at
+ * that point, or -1 (carc_api.corner_feature). */
+int corner_feature(carc_game *g, int tile, int corner, int kind);
 
 /* scoring.c */
 void batch_begin(carc_game *g);

@@ -253,6 +253,14 @@ static int tokens(char *s, char **tok, int max)
 #define LINE_MAX_CHARS 1000
 #define LINE_MAX_WORDS (LINE_MAX_CHARS / 2 + 1)
 
+/* Whether a word names a segment (`kind@port`), which any name of the
+ * segment matches; `corner@NE` names a tile corner (CARC_AT_CORNER), one
+ * name for each, matched as written. */
+static bool segment_word(const char *w, size_t len)
+{
+    return memchr(w, '@', len) != NULL && !(len >= 7 && memcmp(w, "corner@", 7) == 0);
+}
+
 /* Whether a record line of words lt[0..nl) chooses option o, whose text
  * has the words ot[0..no): the same words, except that a `kind@port` word
  * of an option on a board tile matches any name of its segment. */
@@ -261,7 +269,8 @@ static bool words_choose(const carc_game *g, const carc_option *o, char **ot, in
     if (no != nl) return false;
     for (int k = 0; k < no; k++) {
         if (strcmp(ot[k], lt[k]) == 0) continue;
-        if (!(strchr(ot[k], '@') && o->tile >= 0 && seg_by_name(g, o->tile, lt[k]) == o->seg)) return false;
+        if (!(segment_word(ot[k], strlen(ot[k])) && o->tile >= 0 && seg_by_name(g, o->tile, lt[k]) == o->seg))
+            return false;
     }
     return true;
 }
@@ -353,7 +362,7 @@ static uint64_t text_shape(const char *text)
         if (!*p) break;
         const char *w = p;
         while (*p && *p != ' ' && *p != '\t') p++;
-        bool at = memchr(w, '@', (size_t)(p - w)) != NULL;
+        bool at = segment_word(w, (size_t)(p - w));
         if (at) h = (h ^ '@') * 1099511628211ull;
         else
             for (const char *c = w; c < p; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;

@@ -13,7 +13,7 @@
 /* Whether a figure in this place is on its tile's list. */
 static bool on_a_tile(int where)
 {
-    return where == CARC_AT_SEGMENT || where == CARC_AT_TILE;
+    return where == CARC_AT_SEGMENT || where == CARC_AT_TILE || where == CARC_AT_CORNER;
 }
 
 /* Puts figure f on its tile's list, in id order (a tile holds a few). */
@@ -87,8 +87,8 @@ int fig_place(carc_game *g, int kind, int seat, int where, int tile, int seg, in
         if (seat < 0 || g->supply[seat][kind] == 0) return -1;
         g->supply[seat][kind]--;
     }
-    int f = fig_add(g, kind, seat, where, where == CARC_AT_TILE || where == CARC_AT_SEGMENT ? tile : -1,
-                    where == CARC_AT_SEGMENT ? seg : -1, where == CARC_AT_TRACK ? space : 0);
+    int f = fig_add(g, kind, seat, where, where == CARC_AT_TRACK ? -1 : tile, where == CARC_AT_SEGMENT ? seg : -1,
+                    where == CARC_AT_TRACK || where == CARC_AT_CORNER ? space : 0);
     if (f < 0) {
         if (from_supply) g->supply[seat][kind]++;
         return -2;
@@ -111,7 +111,7 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
     fg->where = (uint8_t)where;
     fg->tile = where == CARC_AT_TRACK ? -1 : tile;
     fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
-    fg->space = where == CARC_AT_TRACK ? space : 0;
+    fg->space = where == CARC_AT_TRACK || where == CARC_AT_CORNER ? space : 0;
     if (on_a_tile(where)) tile_link(g, f);
     if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
 }
@@ -252,4 +252,35 @@ int offer_figures(carc_game *g, int seat, int where, uint32_t kinds, int except,
         offered++;
     }
     return offered;
+}
+
+/* A tile's two ports at each corner (board directions), clockwise from
+ * the north-west: Nw/Wn, Ne/En, Es/Se, Sw/Ws. */
+static const int8_t CORNER_PORTS[CARC_CORNERS][2] = {
+    {CARC_Nw, CARC_Wn}, {CARC_Ne, CARC_En}, {CARC_Es, CARC_Se}, {CARC_Sw, CARC_Ws}};
+
+int corner_feature(carc_game *g, int tile, int corner, int kind)
+{
+    const placed *p = &g->tiles[tile];
+    /* The point as the north-west corner of the space (px, py); around it
+     * the spaces west, north-west and north of it, at their NE, SE and SW. */
+    int px = p->x + (corner == CARC_CORNER_NE || corner == CARC_CORNER_SE);
+    int py = p->y + (corner == CARC_CORNER_SE || corner == CARC_CORNER_SW);
+    static const struct { int8_t dx, dy, corner; } around[4] = {
+        {0, 0, CARC_CORNER_NW}, {-1, 0, CARC_CORNER_NE}, {-1, -1, CARC_CORNER_SE}, {0, -1, CARC_CORNER_SW}};
+    int feature = -1;
+    for (int i = 0; i < 4; i++) {
+        int t = board_tile_at(g, px + around[i].dx, py + around[i].dy);
+        if (t < 0) return -1;
+        const placed *q = &g->tiles[t];
+        const tile_type *tt = &g->rules->types[q->type];
+        for (int k = 0; k < 2; k++) {
+            int seg = tt->seg_at[q->rot][CORNER_PORTS[around[i].corner][k]];
+            if (tt->segs[seg].kind != kind) return -1;
+            int root = feat_find(g, q->node0 + seg);
+            if (feature >= 0 && root != feature) return -1;
+            feature = root;
+        }
+    }
+    return feature;
 }

@@ -45,6 +45,9 @@ typedef struct kind_def {
     bool deployable;    /* followers may stand on it */
     bool kernel_scored; /* scored by the kernel's base rules */
     char letter;        /* edge letter in tile sets, or 0 */
+    /* Tile sets' NAME:L:wild: an edge of this kind fits every edge and
+     * closes the feature facing it (it joins nothing): the abbey's. */
+    bool wild;
     int owner;          /* 0 kernel, else plugin slot + 1; -1 declared only */
 } kind_def;
 
@@ -87,6 +90,10 @@ typedef struct tile_type {
     /* derived */
     int8_t seg_at[4][CARC_PORTS]; /* [rotation][board port] -> segment */
     uint32_t sig[4];       /* [rotation] packed edge classes, byte per side */
+    /* [rotation] 0 in the bytes of wild sides (they fit every edge), 0xff
+     * in the others; wild_sides: some side is wild (else all 0xffffffff). */
+    uint32_t keep[4];
+    bool wild_sides;
     uint8_t nports[MAX_SEGS]; /* ports of each segment */
     /* Segments (bit per segment) whose kind completes with the tile's ring
      * of 8 neighbours, with its 4 orthogonal neighbours, when its ports

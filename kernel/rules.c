@@ -86,7 +86,8 @@ int rules_add_kind(struct carc_rules *r, const char *name, int owner)
 {
     int i = rules_kind(r, name);
     if (i >= 0) return i;
-    if (r->nkinds >= MAX_KINDS || !rules_name_is_record_safe(name)) return -1;
+    /* `corner` names a tile's corners in records (corner@NE), never a kind. */
+    if (r->nkinds >= MAX_KINDS || !rules_name_is_record_safe(name) || strcmp(name, "corner") == 0) return -1;
     kind_def *k = &r->kinds[r->nkinds];
     memset(k, 0, sizeof *k);
     snprintf(k->name, NAME_LEN, "%s", name);
@@ -318,6 +319,8 @@ int edge_class_intern(struct carc_rules *r, int a, int b, int c)
 static int derive_type(struct carc_rules *r, tile_type *t)
 {
     int side_class[4];
+    bool side_wild[4];
+    t->wild_sides = false;
     for (int s = 0; s < 4; s++) {
         int k[3];
         for (int o = 0; o < 3; o++) {
@@ -326,6 +329,8 @@ static int derive_type(struct carc_rules *r, tile_type *t)
                 if (t->segs[i].ports & (1u << p)) seg = i;
             k[o] = t->segs[seg].kind;
         }
+        side_wild[s] = r->kinds[k[1]].wild;
+        t->wild_sides |= side_wild[s];
         side_class[s] = edge_class_intern(r, k[0], k[1], k[2]);
         if (side_class[s] < 0) return -1;
         int rev = edge_class_intern(r, k[2], k[1], k[0]);
@@ -346,8 +351,11 @@ static int derive_type(struct carc_rules *r, tile_type *t)
     }
     for (int rot = 0; rot < 4; rot++) {
         t->sig[rot] = 0;
-        for (int b = 0; b < 4; b++)
+        t->keep[rot] = 0;
+        for (int b = 0; b < 4; b++) {
             t->sig[rot] |= (uint32_t)side_class[(b - rot + 4) % 4] << (8 * b);
+            if (!side_wild[(b - rot + 4) % 4]) t->keep[rot] |= 0xffu << (8 * b);
+        }
         for (int p = 0; p < CARC_PORTS; p++) {
             int tp = (p - 3 * rot + 3 * CARC_PORTS) % CARC_PORTS;
             t->seg_at[rot][p] = -1;

@@ -15,7 +15,7 @@
 
 /* The shipped modules (variant files that compose: carc sim --variant A+B). */
 static const char *const SHIPPED_MODULES[] = {"ark", "prophet", "robbers", "princess-dragon", "fairy", "house/road-closer",
-                                              "inns-cathedrals", "traders-builders"};
+                                              "inns-cathedrals", "traders-builders", "abbey-mayor"};
 #define N_SHIPPED_MODULES ((int)(sizeof SHIPPED_MODULES / sizeof SHIPPED_MODULES[0]))
 
 /* Module `mine` composed with module `other` (other's plugins and scripts

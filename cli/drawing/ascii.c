@@ -152,6 +152,10 @@ static void draw_figures(char *grid, int w, const view *v, int ox0, int oy0, int
             int port = t->segs[fg->seg].canon_port, cx = 2, cy = 1;
             if (port >= 0) port_cell(port, &cx, &cy);
             cell[cy * w + cx] = c;
+        } else if (fg->where == CARC_AT_CORNER) { /* in the tile's box, at that corner */
+            int cx = fg->space == CARC_CORNER_NE || fg->space == CARC_CORNER_SE ? TW - 2 : 0;
+            int cy = fg->space == CARC_CORNER_SE || fg->space == CARC_CORNER_SW ? TH - 2 : 0;
+            cell[cy * w + cx] = c;
         } else { /* on the tile: the middle row's free places, left then right */
             int k = fg->tile < 4096 ? on_tile[fg->tile]++ : 0;
             cell[w + (k % 2 ? 3 : 1)] = c;
@@ -229,6 +233,7 @@ void ascii_figures(const carc_game *g, FILE *out)
         if (fg->where == CARC_AT_TRACK) fprintf(out, " on track space %d", fg->space);
         else fprintf(out, " at %d,%d", v.tiles[fg->tile].x, v.tiles[fg->tile].y);
         if (fg->where == CARC_AT_SEGMENT) fprintf(out, " (%s)", v.tiles[fg->tile].segs[fg->seg].kind_name);
+        if (fg->where == CARC_AT_CORNER) fprintf(out, " (corner@%s)", view_corner_name(fg->space));
     }
     if (n) fputc('\n', out);
     /* The letters of the segment marks this board shows. */

@@ -46,6 +46,9 @@ void xml_text(FILE *out, const char *s);
 void svg_tile(FILE *out, const view *v, int tile);
 /* Where a figure or mark on the segment stands, in tile units. */
 void svg_seg_anchor(const view_tile *t, int seg, double *x, double *y);
+/* The point of a tile's corner (enum carc_corner, board directions) in
+ * tile units, where a figure at the corner (CARC_AT_CORNER) stands. */
+void svg_corner_anchor(int corner, double *x, double *y);
 
 /* ---- svg_icons.c: marks and figures, centred on (x, y) ---- */
 void icon_mark(FILE *out, const char *name, int count, double x, double y);

@@ -135,7 +135,8 @@ static int same_place_before(const view *v, int f)
     int n = 0;
     for (int i = 0; i < f; i++)
         n += v->figs[i].where == v->figs[f].where && v->figs[i].tile == v->figs[f].tile &&
-             v->figs[i].seg == v->figs[f].seg;
+             v->figs[i].seg == v->figs[f].seg &&
+             (v->figs[f].where != CARC_AT_CORNER || v->figs[i].space == v->figs[f].space);
     return n;
 }
 
@@ -152,8 +153,10 @@ static void figure_open(FILE *out, const view *v, const view_figure *fg)
     }
     const view_tile *t = &v->tiles[fg->tile];
     fprintf(out, " data-where=\"%s\" data-tile=\"%d\" data-x=\"%d\" data-y=\"%d\"",
-            fg->where == CARC_AT_SEGMENT ? "segment" : "tile", fg->tile, t->x, t->y);
+            fg->where == CARC_AT_SEGMENT ? "segment" : fg->where == CARC_AT_CORNER ? "corner" : "tile", fg->tile, t->x,
+            t->y);
     if (fg->where == CARC_AT_SEGMENT) fprintf(out, " data-seg=\"%d\"", fg->seg);
+    if (fg->where == CARC_AT_CORNER) fprintf(out, " data-corner=\"%s\"", view_corner_name(fg->space));
     fprintf(out, ">");
 }
 
@@ -164,8 +167,16 @@ void svg_track_space_centre(const svg_layout *l, int space, double *x, double *y
     *y = l->track_y + (space / TRACK_COLS + 0.5) * SPACE_PX;
 }
 
+void svg_corner_anchor(int corner, double *x, double *y)
+{
+    corner = ((corner % 4) + 4) % 4;
+    *x = corner == CARC_CORNER_NE || corner == CARC_CORNER_SE ? TILE_UNITS : 0;
+    *y = corner == CARC_CORNER_SE || corner == CARC_CORNER_SW ? TILE_UNITS : 0;
+}
+
 /* Followers on their segment's anchor; figures on a tile (dragon, fairy,
- * Ark) in its corners; robbers on their track space. */
+ * Ark) in its corners; figures at a corner (the barn) on the point where
+ * the four tiles meet; robbers on their track space. */
 void svg_figures(FILE *out, const svg_layout *l, const view *v)
 {
     static const double corner_x[4] = {74, 26, 74, 26}, corner_y[4] = {74, 74, 26, 26};
@@ -182,6 +193,9 @@ void svg_figures(FILE *out, const svg_layout *l, const view *v)
             const view_tile *t = &v->tiles[fg->tile];
             if (fg->where == CARC_AT_SEGMENT) {
                 svg_seg_anchor(t, fg->seg, &x, &y);
+                x += 7 * k;
+            } else if (fg->where == CARC_AT_CORNER) {
+                svg_corner_anchor(fg->space, &x, &y);
                 x += 7 * k;
             } else {
                 x = corner_x[k % 4], y = corner_y[k % 4];

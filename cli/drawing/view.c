@@ -185,6 +185,12 @@ static const char *const colour_names[CARC_MAX_PLAYERS] = {"Red", "Blue", "Green
 static const char *const colour_values[CARC_MAX_PLAYERS] = {"#d62728", "#1f5fbf", "#2ca02c",
                                                             "#f2c40f", "#222222", "#9a9a9a"};
 
+const char *view_corner_name(int corner)
+{
+    static const char *const names[4] = {"NW", "NE", "SE", "SW"};
+    return names[((corner % 4) + 4) % 4];
+}
+
 const char *view_seat_colour_name(int seat)
 {
     return seat >= 0 && seat < CARC_MAX_PLAYERS ? colour_names[seat] : "neutral";

@@ -38,9 +38,9 @@ typedef struct view_figure {
     int kind;             /* figure-kind id; kind_name is its name */
     const char *kind_name;
     int owner;            /* seat, or -1 for a neutral figure */
-    int where;            /* CARC_AT_SEGMENT, CARC_AT_TILE or CARC_AT_TRACK */
+    int where;            /* CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK or CARC_AT_CORNER */
     int tile, seg;        /* index into view.tiles and its segment; -1 */
-    int space;            /* score-track space (CARC_AT_TRACK) */
+    int space;            /* score-track space (CARC_AT_TRACK), corner (CARC_AT_CORNER) */
 } view_figure;
 
 typedef struct view {
@@ -75,5 +75,8 @@ int view_seg_at_port(const view_tile *t, int port);
 /* The seat's colour name and hex value (Red, Blue, Green, Yellow, Black,
  * Grey: the order carc play names players); neutral for seat -1. */
 const char *view_seat_colour_name(int seat);
+/* A tile corner's name (enum carc_corner) as records write it after
+ * `corner@`: NW, NE, SE, SW. */
+const char *view_corner_name(int corner);
 const char *view_seat_colour(int seat);
 #endif

@@ -30,6 +30,7 @@ static int same_place(const fig_place *a, const fig_place *b)
     if (a->where != b->where) return 0;
     if (a->where == CARC_AT_TRACK) return a->space == b->space;
     if (a->where == CARC_AT_NONE) return 1;
+    if (a->where == CARC_AT_CORNER) return a->tile == b->tile && a->space == b->space;
     return a->tile == b->tile && (a->where != CARC_AT_SEGMENT || a->seg == b->seg);
 }
 
@@ -49,13 +50,17 @@ static void figure_spot(const carc_game *g, const fig_place *f, option_target *t
     t->y = vt.y;
     t->rot = vt.rot;
     if (t->seg >= 0) svg_seg_anchor(&vt, t->seg, &t->ax, &t->ay);
+    if (f->where == CARC_AT_CORNER) {
+        t->corner = f->space;
+        svg_corner_anchor(f->space, &t->ax, &t->ay);
+    }
 }
 
 int option_target_of(const carc_game *g, int k, option_target *t)
 {
     memset(t, 0, sizeof *t);
     t->kind = TARGET_NONE;
-    t->tile = t->seg = t->owner = -1;
+    t->tile = t->seg = t->owner = t->corner = -1;
     /* The kernel's own placements (of the drawn tile, or of a held one)
      * say where: no copy needed. */
     if (carc_option_placement(g, k, NULL, &t->x, &t->y, &t->rot) == 0) {

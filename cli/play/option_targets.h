@@ -22,6 +22,7 @@ typedef struct option_target {
     int x, y, rot;           /* the tile's board position (PLACE, FIGURE, REMOVE) */
     int tile, seg;           /* the placed tile's index and segment; -1 */
     int space;               /* TRACK */
+    int corner;              /* a figure at a tile corner (FIGURE, REMOVE): enum carc_corner, else -1 */
     double ax, ay;           /* where on the tile, in tile units (0..100) */
     const char *figure;      /* the figure kind's name (the rules' string) */
     int owner;               /* the figure's owner, -1 neutral */

@@ -104,6 +104,7 @@ static json_t *target_json(const option_target *t, const svg_layout *l)
         x = px_of(l, t->x) + t->ax * s;
         y = py_of(l, t->y) + t->ay * s;
         json_object_set_new(j, "seg", json_integer(t->seg));
+        if (t->corner >= 0) json_object_set_new(j, "corner", json_text(view_corner_name(t->corner)));
         break;
     }
     if (t->kind != TARGET_TRACK) {

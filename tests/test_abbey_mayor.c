@@ -1,0 +1,169 @@
+/* test_abbey_mayor.c - Abbey & Mayor (plugins/abbey-mayor,
+ * tiles/abbey-mayor.ini; rules AM-1 to AM-12, docs/abbey-mayor.md).
+ *
+ * - The tile set is the published one: 12 land tiles, one of each, and 6
+ *   abbeys (AM-1); 6 pennants.
+ * - Seeded random games of `abbey-mayor`, of `base+river+abbey-mayor+
+ *   inns-cathedrals` and of abbey-mayor with every other shipped module,
+ *   with the kernel's checks after every move and the expansion's
+ *   (abbey_mayor_checks.h: abbeys only in holes, barns only where four
+ *   fields meet, mayors in cities, wagons on roads, cities and cloisters);
+ *   each game's record replays to the same final state.
+ * - Greedy games of both variants with the same checks; abbeys, barns and
+ *   wagon moves happen in them.
+ *
+ * CARC_AM_GAMES sets the random games of `abbey-mayor` (default 150; each
+ * composition plays a tenth of them), CARC_GREEDY_GAMES the greedy games
+ * of each variant (default 4); `make test-expansions` plays 1000 random
+ * and 100 greedy games. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "agents.h"
+#include "game_checks.h"
+#include "expansion_games.h"
+#include "helpers.h"
+#include "abbey_mayor_checks.h"
+
+static int env_count(const char *name, int fallback)
+{
+    const char *s = getenv(name);
+    return s && atoi(s) > 0 ? atoi(s) : fallback;
+}
+
+static int random_count(void) { return env_count("CARC_AM_GAMES", 150); }
+static int greedy_games(void) { return env_count("CARC_GREEDY_GAMES", 4); }
+
+static carc_rules *load(const char *variant)
+{
+    char err[8192];
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s: %s", variant, err);
+    return r;
+}
+
+/* AM-1: the published tiles: 01 to 12 once each, 6 abbeys. */
+static void test_tile_set(void **state)
+{
+    (void)state;
+    carc_rules *r = load("abbey-mayor");
+    int land = 0;
+    for (int t = 0; t < carc_tile_types(r); t++) {
+        if (strcmp(carc_tile_set_of(r, t), "abbey-mayor") != 0) continue;
+        if (abbey_tile(r, t)) assert_int_equal(carc_tile_count(r, t), 6);
+        else land += carc_tile_count(r, t);
+    }
+    assert_int_equal(land, 12);
+    for (int i = 1; i <= 12; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "abbey-mayor:%02d", i);
+        int t = carc_tile_type_find(r, name);
+        if (t < 0) fail_msg("%s missing", name);
+        assert_int_equal(carc_tile_count(r, t), 1);
+    }
+    carc_rules_free(r);
+}
+
+typedef struct am_stats {
+    int abbeys, games;
+} am_stats;
+
+static void check_move(const carc_game *g, void *user, bool final)
+{
+    int abbeys = check_abbey_mayor_board(g, carc_rules_name(carc_game_rules(g)));
+    if (final) {
+        am_stats *s = user;
+        s->abbeys += abbeys;
+        s->games++;
+    }
+}
+
+static void random_games(const char *variant, int games)
+{
+    carc_rules *r = load(variant);
+    int lo = carc_rules_min_players(r), hi = carc_rules_max_players(r);
+    am_stats s = {0, 0};
+    for (int i = 0; i < games; i++) play_checked_game(r, lo + i % (hi - lo + 1), (uint64_t)i + 1, NULL, 0, check_move, &s);
+    printf("  %s: %d abbeys placed in %d random games\n", variant, s.abbeys, s.games);
+    assert_int_equal(s.games, games);
+    carc_rules_free(r);
+}
+
+static void test_random_games(void **state)
+{
+    (void)state;
+    random_games("abbey-mayor", random_count());
+    random_games("base+river+abbey-mayor+inns-cathedrals", random_count() / 2 > 0 ? random_count() / 2 : 1);
+}
+
+static void test_with_every_module(void **state)
+{
+    (void)state;
+    char name[256];
+    for (int m = 0; m < N_SHIPPED_MODULES; m++) {
+        if (strcmp(SHIPPED_MODULES[m], "abbey-mayor") == 0) continue;
+        snprintf(name, sizeof name, "%s+abbey-mayor", SHIPPED_MODULES[m]);
+        random_games(name, random_count() / 10 > 0 ? random_count() / 10 : 1);
+    }
+}
+
+/* Greedy bots place abbeys and barns and move wagons, within the rules. */
+static void test_greedy_games(void **state)
+{
+    (void)state;
+    const char *variants[] = {"abbey-mayor", "base+river+abbey-mayor+inns-cathedrals"};
+    char err[1024];
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        carc_rules *r = load(variants[v]);
+        int abbeys = 0, barns = 0, wagons = 0;
+        for (int seed = 1; seed <= greedy_games(); seed++) {
+            int players = 2 + seed % 3;
+            carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
+            if (!g) fail_msg("%s", err);
+            agent *ag[CARC_MAX_PLAYERS];
+            for (int p = 0; p < players; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
+            for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
+                if (st == CARC_FAILED) fail_msg("%s: %s", variants[v], carc_game_error(g));
+                if (st == CARC_NEED_DRAW) {
+                    carc_draw(g, -1);
+                } else {
+                    int k = ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g);
+                    char text[128];
+                    carc_option_text(g, k, text, sizeof text);
+                    barns += strncmp(text, "deploy barn ", 12) == 0;
+                    wagons += strncmp(text, "wagon ", 6) == 0;
+                    assert_int_equal(carc_choose(g, k), 0);
+                }
+                abbeys += check_abbey_mayor_board(g, variants[v]) > abbeys;
+            }
+            for (int p = 0; p < players; p++) agent_free(ag[p]);
+            carc_game_free(g);
+        }
+        printf("  %s: %d greedy games, %d barns, %d wagon moves\n", variants[v], greedy_games(), barns, wagons);
+        if (greedy_games() >= 4 && barns == 0) fail_msg("%s: greedy bots never stood a barn", variants[v]);
+        carc_rules_free(r);
+    }
+}
+
+static void test_clones(void **state)
+{
+    (void)state;
+    carc_rules *r = load("abbey-mayor");
+    for (int seed = 1; seed <= 20; seed++) check_clone_continues(r, 2 + seed % 5, (uint64_t)seed, 3 + seed * 4);
+    carc_rules_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tile_set),
+        cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_with_every_module),
+        cmocka_unit_test(test_greedy_games),
+        cmocka_unit_test(test_clones),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
