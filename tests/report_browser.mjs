@@ -49,7 +49,7 @@ const charts = await js(`[...document.querySelectorAll('svg.chart')].map((svg) =
                interval: line('interval'), corrected: line('corrected') }; }),
     bars: [...svg.querySelectorAll('g.category')].map((g) => ({ name: g.querySelector('text.name').textContent,
       rects: [...g.querySelectorAll('rect.bar')].map((r) => ({ series: r.getAttribute('data-series'), y: num(r, 'y'), h: num(r, 'height') })) })),
-    points: [...svg.querySelectorAll('g.point')].map((g) => ({ name: g.querySelector('text.name').textContent,
+    points: [...svg.querySelectorAll('g.point')].map((g) => ({ name: g.getAttribute('data-name'),
       cy: num(g.querySelector('circle.estimate'), 'cy') })),
     band: pts(svg.querySelector('polygon.band:not(.corrected)')),
     corrected: pts(svg.querySelector('polygon.band.corrected')),
@@ -124,7 +124,8 @@ for (const chart of charts.filter((c) => c.kind === 'bars' || c.kind === 'histog
     if (report.points_by_reason) return report.points_by_reason[cat];
     if (report.rows) { // a sweep: the baseline, then each point
       const r = report.rows.find((x) => x.key === 'points:' + cat && (series === 'baseline' || x.point === series));
-      return r ? (series === 'baseline' ? r.baseline : r.value) : NaN;
+      // a point without the row scored no such points (a sweep lists a reason where it scored)
+      return r ? (series === 'baseline' ? r.baseline : r.value) : 0;
     }
     const m = measures.find((r) => r.key === 'points:' + cat);
     return m ? (k === 0 ? m.a : m.b) : NaN;

@@ -200,12 +200,27 @@ void chart_bars(FILE *f, const char *kind, const char *title, const char *label,
     fprintf(f, "</svg>\n");
 }
 
+/* The part of every label before its first '=' when all share it (a
+ * sweep's one option, "road-closer.points-per-tile="): its length, else 0. */
+static size_t common_key(const char *const *labels, int n)
+{
+    const char *eq = n ? strchr(labels[0], '=') : NULL;
+    if (!eq) return 0;
+    size_t k = (size_t)(eq - labels[0]) + 1;
+    for (int i = 1; i < n; i++)
+        if (strncmp(labels[i], labels[0], k) != 0 || strchr(labels[i] + k, '=')) return 0;
+    return k;
+}
+
 void chart_trend(FILE *f, const char *title, const char *label, const char *const *points, const chart_effect *rows,
                  int n)
 {
     const int left = 70, right = 30, top = 52, plot_h = 220;
+    size_t key = common_key(points, n), longest = 0;
+    for (int i = 0; i < n; i++)
+        if (strlen(points[i]) - key > longest) longest = strlen(points[i]) - key;
     int w = left + right + (n > 1 ? n : 2) * 70;
-    if (w < 420) w = 420;
+    if (w < 560) w = 560;
     double lo = 0, hi = 0;
     bool corrected = false;
     for (int i = 0; i < n; i++) {
@@ -220,11 +235,13 @@ void chart_trend(FILE *f, const char *title, const char *label, const char *cons
     }
     axis a;
     double bottom = top + plot_h, step = (double)(w - left - right) / (n > 0 ? n : 1);
+    bool slant = longest * 7.0 > step;
+    int below = slant ? (int)(longest * 5.5) + 20 : 24;
     axis_fit(&a, lo, hi, bottom, top);
-    chart_open(f, "trend", title, w, (int)bottom + 62);
+    chart_open(f, "trend", title, w, (int)bottom + below + (key ? 22 : 0) + 20);
     fprintf(f, "<text x=\"10\" y=\"38\" fill=\"#555\">line: the estimate at each point; dark band: its 95%% interval%s"
                "</text>\n",
-            corrected ? "; light band: corrected for testing every measure" : "");
+            corrected ? "; light band: corrected" : "");
     axis_ticks(f, &a, false, left, w - right);
     /* Bands: the upper edge left to right, then the lower edge back. */
     for (int band = corrected ? 0 : 1; band < 2; band++) {
@@ -245,11 +262,19 @@ void chart_trend(FILE *f, const char *title, const char *label, const char *cons
         double x = left + (i + 0.5) * step;
         fprintf(f, "<g class=\"point\" data-name=\"");
         xml_text(f, points[i]);
-        fprintf(f, "\"><circle class=\"estimate\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\"/>"
-                   "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">",
-                x, axis_px(&a, rows[i].value), rows[i].finding ? "#c0392b" : "#1f3b5a", x, bottom + 16);
-        xml_text(f, points[i]);
+        fprintf(f, "\"><circle class=\"estimate\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" fill=\"%s\"/>", x,
+                axis_px(&a, rows[i].value), rows[i].finding ? "#c0392b" : "#1f3b5a");
+        if (slant)
+            fprintf(f, "<text class=\"name\" transform=\"translate(%.2f %.2f) rotate(-40)\" text-anchor=\"end\">", x,
+                    bottom + 14);
+        else fprintf(f, "<text class=\"name\" x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">", x, bottom + 16);
+        xml_text(f, points[i] + key);
         fprintf(f, "</text></g>\n");
+    }
+    if (key) { /* the option every point sets, once below its values */
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)key - 1, points[0]);
+        axis_label(f, (left + w - right) / 2.0, bottom + below + 16, name, false);
     }
     axis_label(f, 18, top + plot_h / 2.0, label, true);
     fprintf(f, "</svg>\n");
