@@ -24,8 +24,9 @@ DATADIR ?= $(CURDIR)
 PLUGINDIR ?= $(CURDIR)/$(BUILD)/plugins
 CC      ?= cc
 
-DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle
-DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev pkg-config
+DEPS_PKGS := lua5.4 inih cmocka libmicrohttpd jansson nettle sqlite3
+DEBIAN_PKGS := liblua5.4-dev libinih-dev libcmocka-dev libmicrohttpd-dev libjansson-dev nettle-dev libsqlite3-dev pkg-config \
+               nginx-light openssl
 
 # Install the libraries first when pkg-config cannot find them.
 ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
@@ -38,9 +39,9 @@ endif
 LUA_CFLAGS  := $(shell pkg-config --cflags lua5.4 2>/dev/null)
 INIH_CFLAGS := $(shell pkg-config --cflags inih 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs lua5.4 inih 2>/dev/null)
-# carc serve: the HTTP server and the JSON reader and writer (the command only).
-SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson 2>/dev/null)
-SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null)
+# carc serve: the HTTP server, the JSON reader and writer, and SQLite for its games (the command only).
+SERVE_CFLAGS := $(shell pkg-config --cflags libmicrohttpd jansson sqlite3 2>/dev/null)
+SERVE_LIBS   := $(shell pkg-config --libs libmicrohttpd jansson sqlite3 2>/dev/null)
 # Studies: SHA-256 of the files a study played (the command only).
 HASH_LIBS    := $(shell pkg-config --libs nettle 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
@@ -122,6 +123,12 @@ $(BUILD)/tests/plugins/%.so: tests/plugins/%/*.c kernel/carc_plugin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ikernel -shared -o $@ $(filter %.c,$^)
 
+# The driver of many games through carc serve's API (tests/serve_kill_test.sh, bench/serve_load.sh).
+SERVE_DRIVER := $(BUILD)/tests/serve_driver
+$(SERVE_DRIVER): tests/serve_driver.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SERVE_CFLAGS) -o $@ $< $(SERVE_LIBS) -lpthread
+
 $(BUILD)/tests/%: tests/%.c $(LIB_A) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ALL_INC) -Itests -MMD -MP -o $@ $< $(CLI_LIB_OBJ) $(LIB_A) $(LDFLAGS) $(LDLIBS) $(CLI_LIBS) $(CMOCKA_LIBS)
@@ -136,8 +143,8 @@ golden: all $(BUILD)/tests/test_golden
 # scenario records (carc test), then the command-line tests
 # (tests/run_all.sh): each runs even when one before it failed, and the last
 # lines say which failed and "N passed, N failed".
-test: all $(TEST_BIN) $(TEST_PLUGIN_SO)
-	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) TEST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins \
+test: all $(TEST_BIN) $(TEST_PLUGIN_SO) $(SERVE_DRIVER)
+	@CARC=$(CURDIR)/$(CARC) CARC_DATA=$(CURDIR) SERVE_DRIVER=$(CURDIR)/$(SERVE_DRIVER) TEST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/tests/plugins \
 	 INSTALL_TEST=$(if $(filter build,$(BUILD)),1,0) sh tests/run_all.sh $(TEST_BIN)
 
 # The layers keep to their headers (tests/check_layers.sh: kernel/ the game
@@ -169,11 +176,13 @@ test-quick: all $(patsubst %,$(BUILD)/tests/test_%,$(QUICK_UNITS) $(QUICK_PROPER
 # The new expansions' full property runs (make test plays fewer): 1000
 # random and 100 greedy games of each, every board checked after every move
 # (tests/river_checks.h: river continuity, no U-turn; tests/abbey_mayor_checks.h:
-# abbeys only in holes, barns only where four fields meet).
+# abbeys only in holes, barns only where four fields meet; tests/tower_checks.h:
+# floors, reach of captures, exchanges, ransoms).
 .PHONY: test-expansions
-test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_abbey_mayor
+test-expansions: all $(BUILD)/tests/test_river $(BUILD)/tests/test_abbey_mayor $(BUILD)/tests/test_tower
 	@CARC_DATA=$(CURDIR) CARC_RIVER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_river
 	@CARC_DATA=$(CURDIR) CARC_AM_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_abbey_mayor
+	@CARC_DATA=$(CURDIR) CARC_TOWER_GAMES=1000 CARC_GREEDY_GAMES=100 $(BUILD)/tests/test_tower
 
 COMBO_GAMES ?= 200
 .PHONY: test-combinations

@@ -30,7 +30,7 @@ r=1
 while [ "$r" -le "$REPS" ]; do
     "$CARC" compare base tests/variants/base-again.ini --seed "$r" --seed-b $((1000000 + r)) --games "$GAMES" \
         --blocks "$BLOCKS" --players "$PLAYERS" --jobs "$JOBS" --json --min-effect points=0 --min-effect share=0 \
-        --min-effect turns=0 2>/dev/null >"$T/zero.json" || { echo "compare failed at study $r"; exit 1; }
+        --min-effect turns=0 --min-effect count=0 2>/dev/null >"$T/zero.json" || { echo "compare failed at study $r"; exit 1; }
     # The same games judged with the default thresholds: carc stats merge
     # is not needed, the thresholds only change the verdicts, so read both
     # from the measures: finding with a threshold = finding without it and
@@ -41,7 +41,7 @@ while [ "$r" -le "$REPS" ]; do
             if ($0 ~ /"finding": true/) { f0++
                 split($0, u, "\"unit\": \""); split(u[2], uu, "\""); unit = uu[1]
                 split($0, d, "\"diff\": "); diff = d[2] + 0; if (diff < 0) diff = -diff
-                min = unit == "share" ? 0.02 : 1
+                min = unit == "share" ? 0.02 : unit == "count" ? 0.5 : 1
                 if (diff >= min) f1++ }
             if ($0 ~ /"significant": true/) s++
         }

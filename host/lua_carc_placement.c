@@ -103,6 +103,22 @@ static int l_segment_touches(lua_State *L)
     return 1;
 }
 
+/* carc.corner_feature(tile, corner, kind): the feature of that kind (an id
+ * or a kind name) the four tiles around the corner share there, or nil
+ * (plugin API version 5). */
+static int l_corner_feature(lua_State *L)
+{
+    CTX(L);
+    int tile = arg(L, 1), corner = arg(L, 2);
+    int kind = lua_type(L, 3) == LUA_TSTRING ? API->kind(ctx, lua_tostring(L, 3)) : arg(L, 3);
+    if (tile < 0 || tile >= API->tiles(ctx) || corner < 0 || corner >= CARC_CORNERS)
+        return luaL_error(L, "corner_feature: a placed tile and a corner 0..3 (carc.CORNER_NW ... CORNER_SW)");
+    int f = API->corner_feature(ctx, tile, corner, kind);
+    if (f < 0) return 0; /* no such feature there */
+    lua_pushinteger(L, f);
+    return 1;
+}
+
 static int l_tile_types(lua_State *L)
 {
     CTX(L);
@@ -177,7 +193,7 @@ static const luaL_Reg placement_funcs[] = {
     {"tile_rotation", l_tile_rotation}, {"segment_touches", l_segment_touches}, {"tile_types", l_tile_types},
     {"tile_type_find", l_tile_type_find}, {"tile_type_name", l_tile_type_name}, {"pile_take", l_pile_take},
     {"pile_count", l_pile_count}, {"set_supply_by_players", l_set_supply_by_players},
-    {"feature_majority", l_feature_majority}, {NULL, NULL}};
+    {"feature_majority", l_feature_majority}, {"corner_feature", l_corner_feature}, {NULL, NULL}};
 
 void script_add_placement_funcs(lua_State *L)
 {

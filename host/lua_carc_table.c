@@ -425,20 +425,26 @@ static int l_each_figure_on(lua_State *L)
     return 3;
 }
 
-/* A place kind: "segment", "tile", "track", or carc.AT_SEGMENT, AT_TILE,
- * AT_TRACK (the numbers carc.figure() returns in `where`). */
+/* A place kind: "segment", "tile", "track", "corner", "held", or
+ * carc.AT_SEGMENT, AT_TILE, AT_TRACK, AT_CORNER, AT_HELD (the numbers
+ * carc.figure() returns in `where`; the API refuses to place or move a
+ * figure into a hand). */
 static int where_of(lua_State *L, int idx)
 {
     if (lua_type(L, idx) == LUA_TNUMBER) {
         lua_Integer w = lua_tointeger(L, idx);
-        if (w == CARC_AT_SEGMENT || w == CARC_AT_TILE || w == CARC_AT_TRACK) return (int)w;
-        return luaL_error(L, "where is carc.AT_SEGMENT, AT_TILE or AT_TRACK (or 'segment', 'tile', 'track')");
+        if (w == CARC_AT_SEGMENT || w == CARC_AT_TILE || w == CARC_AT_TRACK || w == CARC_AT_CORNER || w == CARC_AT_HELD)
+            return (int)w;
+        return luaL_error(L, "where is carc.AT_SEGMENT, AT_TILE, AT_TRACK, AT_CORNER or AT_HELD (or 'segment', 'tile', "
+                             "'track', 'corner', 'held')");
     }
     const char *s = luaL_checkstring(L, idx);
     if (strcmp(s, "segment") == 0) return CARC_AT_SEGMENT;
     if (strcmp(s, "tile") == 0) return CARC_AT_TILE;
     if (strcmp(s, "track") == 0) return CARC_AT_TRACK;
-    return luaL_error(L, "where is 'segment', 'tile' or 'track'");
+    if (strcmp(s, "corner") == 0) return CARC_AT_CORNER;
+    if (strcmp(s, "held") == 0) return CARC_AT_HELD;
+    return luaL_error(L, "where is 'segment', 'tile', 'track', 'corner' or 'held'");
 }
 
 /* carc.figure_place(kind, owner, where, tile, seg, space, from_supply) */
@@ -790,9 +796,12 @@ void script_push_carc_table(lua_State *L)
     luaL_newlib(L, carc_funcs);
     luaL_setfuncs(L, carc_fast_funcs, 0);
     script_add_placement_funcs(L);
+    script_add_held_funcs(L);
     static const struct { const char *name; int value; } constants[] = {
         {"AT_NONE", CARC_AT_NONE}, {"AT_SEGMENT", CARC_AT_SEGMENT}, {"AT_TILE", CARC_AT_TILE},
-        {"AT_TRACK", CARC_AT_TRACK}, {"AWARD_UNROBBABLE", CARC_AWARD_UNROBBABLE},
+        {"AT_TRACK", CARC_AT_TRACK}, {"AT_CORNER", CARC_AT_CORNER}, {"CORNER_NW", CARC_CORNER_NW},
+        {"CORNER_NE", CARC_CORNER_NE}, {"CORNER_SE", CARC_CORNER_SE}, {"CORNER_SW", CARC_CORNER_SW},
+        {"AWARD_UNROBBABLE", CARC_AWARD_UNROBBABLE},
         {"AWARD_FINAL", CARC_AWARD_FINAL}, {"AWARD_BONUS", CARC_AWARD_BONUS},
         {"FIGURE_FOLLOWER", CARC_FIGURE_FOLLOWER}, {"FIGURE_BOXED_WHEN_SCORED", CARC_FIGURE_BOXED_WHEN_SCORED},
         {"FIGURE_DEPLOYABLE", CARC_FIGURE_DEPLOYABLE}, {"FIGURE_BOXED_WHEN_REMOVED", CARC_FIGURE_BOXED_WHEN_REMOVED}};

@@ -335,6 +335,7 @@ void script_push_carc_table(lua_State *L);
 /* Adds API version 4's functions and constants to the carc table on the
  * stack top. */
 void script_add_placement_funcs(lua_State *L);
+void script_add_held_funcs(lua_State *L);
 
 /* ---- lua_sandbox.c ---- */
 /* Opens the safe libraries and builds the sandbox in a fresh state, the

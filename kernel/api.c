@@ -411,6 +411,7 @@ static int api_figure_move(carc_ctx *ctx, int f, int where, int t, int s, int sp
     carc_game *g = ctx->g;
     if (f < 0 || f >= g->nfigs || g->figs[f].where == CARC_AT_NONE || !where_ok(ctx, where, t, s, space))
         return api_error(ctx, "figure_move: bad figure or place");
+    if (g->figs[f].where == CARC_AT_HELD) return api_error(ctx, "figure_move: the figure is held (figure_free frees it)");
     fig_move(g, f, where, t, s, space);
     return 0;
 }
@@ -421,7 +422,45 @@ static int api_figure_remove(carc_ctx *ctx, int f, int how)
     carc_game *g = ctx->g;
     if (f < 0 || f >= g->nfigs || g->figs[f].where == CARC_AT_NONE || (how != CARC_GONE_RETURNED && how != CARC_GONE_BOX))
         return api_error(ctx, "figure_remove: bad figure or how");
+    if (g->figs[f].where == CARC_AT_HELD) return api_error(ctx, "figure_remove: the figure is held (figure_free frees it)");
     return fig_remove_event(g, f, how, fig_feature(g, f));
+}
+
+/* ---- version 6: figures held by a player ---------------------------------------------------- */
+
+static int api_figure_capture(carc_ctx *ctx, int f, int holder)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (f < 0 || f >= g->nfigs || g->figs[f].where == CARC_AT_NONE) return api_error(ctx, "figure_capture: no such figure");
+    if (g->figs[f].where == CARC_AT_HELD) return api_error(ctx, "figure_capture: the figure is held already");
+    if (g->figs[f].seat < 0) return api_error(ctx, "figure_capture: a neutral figure cannot be held");
+    if (!player_ok(ctx, holder)) return api_error(ctx, "figure_capture: the holder is not a player");
+    return fig_capture(g, f, holder) < 0 ? -1 : 0;
+}
+
+static int api_figure_free(carc_ctx *ctx, int f, int how)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (f < 0 || f >= g->nfigs || g->figs[f].where != CARC_AT_HELD) return api_error(ctx, "figure_free: not a held figure");
+    if (how != CARC_GONE_RETURNED && how != CARC_GONE_BOX) return api_error(ctx, "figure_free: how is CARC_GONE_RETURNED or CARC_GONE_BOX");
+    return fig_free(g, f, how) < 0 ? -1 : 0;
+}
+
+static int api_held_figures(carc_ctx *ctx, int holder, int owner, int kind)
+{
+    GAME_ONLY(ctx, -1);
+    const carc_game *g = ctx->g;
+    if (!player_ok(ctx, holder) || (owner != -1 && !player_ok(ctx, owner)) || kind < -1 || kind >= ctx->rules->nfigkinds)
+        return api_error(ctx, "held_figures: bad holder, owner or kind");
+    int n = 0;
+    for (int f = 0; f < g->nfigs; f++) {
+        const figure *fg = &g->figs[f];
+        n += fg->where == CARC_AT_HELD && fg->space == holder && (owner == -1 || fg->seat == owner) &&
+             (kind == -1 || fg->kind == kind);
+    }
+    return n;
 }
 
 /* ---- decisions -------------------------------------------------------------------------------- */
@@ -963,6 +1002,8 @@ _Static_assert(offsetof(carc_api, placement_of) == 2 * sizeof(uint32_t) + 95 * s
                "the members of API version 3 moved");
 _Static_assert(offsetof(carc_api, corner_feature) == 2 * sizeof(uint32_t) + 113 * sizeof(void *),
                "the members of API version 4 moved");
+_Static_assert(offsetof(carc_api, figure_capture) == 2 * sizeof(uint32_t) + 114 * sizeof(void *),
+               "the members of API version 5 moved");
 
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
@@ -1081,4 +1122,7 @@ const carc_api carc_api_v1 = {
     .set_plugin_data = api_set_plugin_data,
     .plugin_data = api_plugin_data,
     .set_rules_ready = api_set_rules_ready,
+    .figure_capture = api_figure_capture,
+    .figure_free = api_figure_free,
+    .held_figures = api_held_figures,
 };

@@ -138,6 +138,7 @@ static void note_completed(carc_game *g, int root)
     node *n = &g->nodes[root];
     if (n->flags & NODE_COMPLETE) return;
     n->flags |= NODE_COMPLETE;
+    nodes_changed(g, NODES_COMPLETE, (uint64_t)(uint32_t)root);
     /* Sized for every segment of the placed tile and its 8 neighbours: each
      * feature is noted once (NODE_COMPLETE), so this cannot overflow. */
     assert(g->turn.ncompleted < (int)(sizeof g->turn.completed / sizeof g->turn.completed[0]));
@@ -198,6 +199,10 @@ int board_place(carc_game *g, int type, int x, int y, int rot)
     const struct carc_rules *r = g->rules;
     const tile_type *tt = &r->types[type];
     if (g->ntiles >= r->max_tiles) return -1;
+    /* the features change: what was kept of them is stale */
+    uint64_t placement = (uint64_t)(uint16_t)type | (uint64_t)(uint16_t)x << 16 | (uint64_t)(uint16_t)y << 32 | (uint64_t)(rot & 3) << 48;
+    g->board_epoch = epoch_mix(g->board_epoch, placement);
+    nodes_changed(g, NODES_PLACED, placement);
     int t = g->ntiles++;
     placed *p = &g->tiles[t];
     p->x = (int16_t)x;

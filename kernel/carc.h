@@ -175,6 +175,10 @@ int carc_supply(const carc_game *g, int seat, const char *figure_kind);
 int carc_turn_number(const carc_game *g);
 int carc_active_player(const carc_game *g);
 int carc_pile_left(const carc_game *g);
+/* How many tiles of a type are still to come: in the pile or set aside by a
+ * plugin (not the drawn tile, not held ones). Counts only, never the order
+ * (what a player may count at the table); -1 for a type out of range. */
+int carc_tiles_left_of_type(const carc_game *g, int type);
 int carc_last_drawn(const carc_game *g);   /* tile type, -1 */
 int carc_is_finished(const carc_game *g);
 
@@ -231,12 +235,18 @@ int carc_tile_at_index(const carc_game *g, int i, int *x, int *y, int *rot, int 
 int carc_tile_index_at(const carc_game *g, int x, int y);
 /* Legal placements of a tile type on the current board (perft). */
 int carc_count_placements(const carc_game *g, int type);
-/* Figures: count of slots, and one figure's fields (where: 0 none, 1 segment,
- * 2 tile, 3 track). */
+/* Figures: count of slots, and one figure's fields (where: CARC_AT_NONE 0,
+ * _SEGMENT 1, _TILE 2, _TRACK 3, _HELD 4: in the hand of seat `space`). */
 int carc_figures(const carc_game *g);
 int carc_figure(const carc_game *g, int f, int *kind, int *seat, int *where, int *tile,
                 int *seg, int *space);
 const char *carc_figure_kind_name(const carc_rules *r, int kind);
+/* Who defined figure kind `kind`: the name carc_option_owner gives its
+ * definer ("kernel", a plugin's or a script's), and in *per_player (may be
+ * NULL) each player's supply of it at the start (0: a neutral figure).
+ * NULL for a kind out of range. Lets an interface draw the figure a
+ * plugin's option moves when the plugin defines only one kind. */
+const char *carc_figure_kind_definer(const carc_rules *r, int kind, int *per_player);
 /* The segment of a placed tile at a board port (0..11), its kind, and the
  * name of a kind. */
 int carc_segment_at_port(const carc_game *g, int tile, int port);

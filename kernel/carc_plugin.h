@@ -107,6 +107,13 @@ enum carc_event_type {
     CARC_EV_PLACE_FILTER,      /* veto placement options (placement_of says which);
                                   flags CARC_PLACE_PROBE: the kernel only asks
                                   whether tile type `tile` can be placed */
+    /* API version 6 */
+    CARC_EV_FIGURE_CAPTURED,   /* figure went into a player's hand (figure_capture):
+                                  player = the holder, tile and feature where it
+                                  stood (-1 off a tile, off a segment), value = kind */
+    CARC_EV_FIGURE_FREED,      /* a held figure left the hand (figure_free): player =
+                                  who held it, value = kind, flags = CARC_GONE_RETURNED
+                                  (to its owner's supply) or CARC_GONE_BOX */
     CARC_EV_COUNT
 };
 
@@ -164,6 +171,8 @@ stands in, and each member added after version 1 says it: (v2), (v3).
     4  placement_of ... feature_majority; the events PLACE_OFFER and
        PLACE_FILTER; the figure flag STRENGTH_ZERO
     5  corner_feature; figures at a tile corner (CARC_AT_CORNER)
+    6  figure_capture, figure_free, held_figures; the place CARC_AT_HELD;
+       the events FIGURE_CAPTURED and FIGURE_FREED
 A kernel refuses a plugin whose desc->api_version is above its own, so a
 plugin that sets CARC_API_VERSION may call every member of this header. A
 plugin that also wants to load into older kernels sets the oldest version
@@ -180,7 +189,7 @@ Versions; section 7 marks each function "(version N)"). New events go
 before CARC_EV_COUNT, numbered after the existing ones, with their version
 in a comment. */
 
-#define CARC_API_VERSION 5
+#define CARC_API_VERSION 6
 
 /* Whether the kernel running the plugin has carc_api member `member`. */
 #define CARC_API_HAS(api, member) \
@@ -217,7 +226,11 @@ enum { CARC_KIND_DEPLOYABLE = 1, CARC_KIND_LINE = 2, CARC_KIND_KERNEL_SCORED = 4
 /* Where a figure stands. CARC_AT_CORNER (API version 5): at a corner of a
  * placed tile, the point where four tiles meet (the barn): the figure's
  * `tile` is the tile and its `space` the corner (enum carc_corner). */
-enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK, CARC_AT_CORNER };
+/* CARC_AT_HELD (API version 6): in a player's hand, off the board (a
+ * prisoner of the Tower): its `space` is the seat holding it, its tile and
+ * segment -1. Only figure_capture puts a figure there and only figure_free
+ * takes it out. */
+enum { CARC_AT_NONE, CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK, CARC_AT_CORNER, CARC_AT_HELD };
 /* A tile's corners in board directions (after rotation), clockwise from
  * the north-west; records name them corner@NW, corner@NE, corner@SE and
  * corner@SW (docs/records.md). */
@@ -239,7 +252,8 @@ typedef struct carc_plugin_desc {
 } carc_plugin_desc;
 
 /* A figure: its kind, the seat it belongs to (-1 for a neutral figure),
- * where it stands (CARC_AT_*), the tile, segment or score-track space. */
+ * where it stands (CARC_AT_*), the tile, segment or score-track space
+ * (CARC_AT_TRACK), or the seat holding it (`space`, CARC_AT_HELD). */
 typedef struct carc_figure_info {
     int kind;
     union {
@@ -610,6 +624,25 @@ typedef struct carc_api {
      * corner 0..3; the kernel keeps such a figure on its tile's list
      * (figure_next_on_tile) and counts it in no feature's majority. */
     int (*corner_feature)(carc_ctx *ctx, int tile, int corner, int kind); /* (v5) */
+
+    /* ---- API version 6: figures held by a player. A figure in a player's
+     * hand (CARC_AT_HELD) is off the board and out of its owner's supply:
+     * a prisoner. figure() reports the holding seat in `space`;
+     * figure_place, figure_move and figure_remove refuse that place. ---- */
+
+    /* Figure f, standing on the board (on a segment, a tile or the track)
+     * and belonging to a seat, goes into `holder`'s hand (any seat, its
+     * owner's too); a follower leaves its feature. Raises figure-captured.
+     * 0, or -1 and an error. (v6) */
+    int (*figure_capture)(carc_ctx *ctx, int f, int holder);
+    /* Held figure f leaves the hand: back to its owner's supply (how =
+     * CARC_GONE_RETURNED) or out of the game (CARC_GONE_BOX). Raises
+     * figure-freed. 0, or -1 and an error. (v6) */
+    int (*figure_free)(carc_ctx *ctx, int f, int how);
+    /* How many figures `holder` holds that belong to seat `owner` (-1:
+     * anyone's) and are of kind `kind` (-1: any kind); -1 and an error for
+     * a bad seat or kind. (v6) */
+    int (*held_figures)(carc_ctx *ctx, int holder, int owner, int kind);
 } carc_api;
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */

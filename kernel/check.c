@@ -211,6 +211,9 @@ static int check_figures_and_decisions(const carc_game *g, char *err, size_t err
             return mismatch(err, errn, "figure %d stands on tile %d of %d", f, fg->tile, g->ntiles);
         if (fg->where == CARC_AT_SEGMENT && (fg->seg < 0 || fg->seg >= r->types[g->tiles[fg->tile].type].nsegs))
             return mismatch(err, errn, "figure %d stands on segment %d of tile %d", f, fg->seg, fg->tile);
+        if (fg->where == CARC_AT_HELD && (fg->seat < 0 || fg->space < 0 || fg->space >= g->nplayers || fg->tile != -1))
+            return mismatch(err, errn, "figure %d of seat %d is held by seat %d", f, fg->seat, fg->space);
+        if (fg->where > CARC_AT_HELD) return mismatch(err, errn, "figure %d stands at place %d", f, fg->where);
     }
     /* Each tile's figure list holds the figures standing there, in id order. */
     int listed = 0, standing = 0;

@@ -112,7 +112,8 @@ typedef struct figure {
     int8_t seat;           /* whose it is, or -1 for a neutral figure */
     int32_t tile;
     int32_t seg;           /* segment on the tile (CARC_AT_SEGMENT) */
-    int32_t space;         /* score-track space (CARC_AT_TRACK) */
+    int32_t space;         /* score-track space (CARC_AT_TRACK), or the seat
+                              holding it (CARC_AT_HELD) */
     int32_t next_on_tile;  /* the next figure (by id) on the same tile, or -1 */
 } figure;
 
@@ -241,6 +242,37 @@ struct carc_game {
     int ncell_journal;
     int32_t cell_journal[CELL_JOURNAL];
 
+    /* The shapes of option texts already formatted in this game, for the
+     * check of each posed decision (decision.c); the game's own, never
+     * shared with a clone or a copy. NULL until the first check. */
+    struct shape_memo *shape_memo;
+    /* board_epoch names the board's features as they are (a hash of the
+     * placements so far: epoch_mix; a copy carries its source's).
+     * field_cities keeps, per field root, how many completed cities border
+     * it (-1: not yet counted) for the features of field_cities_epoch: the
+     * bots' judgement asks it of every farm for each move they weigh, and
+     * most moves place no tile. The game's own, like shape_memo. */
+    uint64_t board_epoch;
+    /* Names the nodes' contents (nodes, node_marks) and the followers on
+     * them as they are: a hash of every change so far (nodes_changed),
+     * other than the union-find's path halving (which keeps every feature
+     * as it is), from a number new to each game made. Games that made the
+     * same changes from the same nodes (a bot's tries of moves that leave
+     * the features alike) share it; a copy carries its source's (game_copy
+     * then leaves equal nodes where they are). Two different contents
+     * share an epoch only by a collision of 64-bit hashes. */
+    uint64_t nodes_epoch;
+    /* carc_estimate_final's answer for the nodes of estimate_epoch (0:
+     * none), kept when no plugin changes feature values: then it depends
+     * on the nodes (features, their followers, completion) and the placed
+     * tiles alone, which change only with nodes_epoch. Copied with the
+     * nodes_epoch it belongs to (or, in game_copy, dst's own kept when made
+     * for those nodes). */
+    uint64_t estimate_epoch;
+    int estimate[CARC_MAX_PLAYERS];
+    int16_t *field_cities;
+    uint64_t field_cities_epoch;
+
     uint32_t stamp;         /* for visited marks */
     uint32_t *tile_stamp;   /* per placed tile */
 
@@ -250,6 +282,35 @@ struct carc_game {
 };
 
 /* ---- internal functions ------------------------------------------------------ */
+
+/* The epoch after `change` (core.h: board_epoch, nodes_epoch): splitmix64's
+ * finalizer over the epoch before, then over it with the change. */
+static inline uint64_t epoch_mix(uint64_t epoch, uint64_t change)
+{
+    uint64_t z = epoch + 0x9e3779b97f4a7c15ull;
+    for (int round = 0; round < 2; round++) {
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        if (round == 0) z ^= change;
+    }
+    return z;
+}
+
+/* What changed the nodes (the top byte of a change). */
+enum { NODES_PLACED = 1, NODES_FOLLOWER_IN, NODES_FOLLOWER_OUT, NODES_SCORED, NODES_COMPLETE };
+
+static inline void nodes_changed(carc_game *g, int what, uint64_t detail)
+{
+    g->nodes_epoch = epoch_mix(g->nodes_epoch, (uint64_t)what << 56 | (detail & 0xffffffffffffffull));
+}
+
+/* A follower of `kind` and `seat` came into or left the feature `root`. */
+static inline void nodes_follower(carc_game *g, bool in, int root, int seat, int kind)
+{
+    nodes_changed(g, in ? NODES_FOLLOWER_IN : NODES_FOLLOWER_OUT,
+                  ((uint64_t)(uint32_t)root & 0xffffffu) | (uint64_t)(uint8_t)seat << 24 | (uint64_t)(uint8_t)kind << 32);
+}
 
 /* ports.c */
 /* The port of the neighbouring tile that touches port p. Ports run clockwise,
@@ -435,6 +496,8 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space);
 void fig_remove(carc_game *g, int f, bool to_supply);
 int fig_remove_event(carc_game *g, int f, int how, int feature);
 int fig_feature(carc_game *g, int f);
+int fig_capture(carc_game *g, int f, int holder);
+int fig_free(carc_game *g, int f, int how);
 void fig_on_feature(const carc_game *g, int root, int_list *figs);
 /* The first figure standing on a placed tile (on one of its segments or on
  * the tile) with an id above `after`, or -1: the tile's index, so a walk is
@@ -510,5 +573,6 @@ void decision_veto(carc_game *g, int i);
 void decision_drop_vetoed(carc_game *g);
 void decision_build_end(carc_game *g);
 int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n);
+void shape_memo_free(struct shape_memo *m);
 
 #endif

@@ -196,6 +196,11 @@ int carc_game_try(carc_game *dst, const carc_game *src, int index)
     return apply_chosen(dst, opt, player);
 }
 
+static void memo_see(const carc_game *g, const carc_option *o, const char *text);
+typedef struct shape_memo shape_memo;
+static shape_memo *memo_of(const carc_game *g, bool make);
+static uint64_t option_shape(const carc_game *g, shape_memo *m, const carc_option *o);
+
 /* ---- record texts ------------------------------------------------------------ */
 
 int option_format(const carc_game *g, const carc_option *o, char *buf, size_t n)
@@ -235,7 +240,9 @@ int carc_option_text(const carc_game *g, int i, char *buf, size_t n)
 {
     const carc_option *o = carc_option_at(g, i);
     if (!o) return -1;
-    return option_format(g, o, buf, n);
+    int len = option_format(g, o, buf, n);
+    if (len >= 0 && (size_t)len < n && g->shape_memo) memo_see(g, o, buf); /* whole texts only */
+    return len;
 }
 
 static int tokens(char *s, char **tok, int max)
@@ -332,24 +339,20 @@ int carc_option_duplicate(const carc_game *g, int k)
     bool plugin = false;
     for (int i = 0; i < count && !plugin; i++) plugin = carc_option_at(g, i)->owner != 0;
     if (!plugin) return -1;
-    for (int i = 0; i < count; i++)
-        if (i != k && options_confusable(g, carc_option_at(g, i), b)) return i;
+    /* Options one line could choose have the same shape (a `kind@port`
+     * word matches only another such word: seg_by_name), so only options
+     * of k's shape are compared by their texts; the shapes are those the
+     * check of the posed decision kept (formatted here when none are). */
+    shape_memo *m = memo_of(g, false);
+    uint64_t shape = option_shape(g, m, b);
+    for (int i = 0; i < count; i++) {
+        const carc_option *a = carc_option_at(g, i);
+        if (i != k && option_shape(g, m, a) == shape && options_confusable(g, a, b)) return i;
+    }
     return -1;
 }
 
 /* ---- options a record could not tell apart ------------------------------------ */
-
-typedef struct shape_ref {
-    uint64_t hash;
-    int i;
-} shape_ref;
-
-static int shape_cmp(const void *a, const void *b)
-{
-    const shape_ref *x = a, *y = b;
-    if (x->hash != y->hash) return x->hash < y->hash ? -1 : 1;
-    return x->i - y->i;
-}
 
 /* The hash of an option text's shape: its words, each `kind@port` word as
  * one mark. Two options one line could choose have the same shape. */
@@ -371,35 +374,146 @@ static uint64_t text_shape(const char *text)
     return h;
 }
 
+/* ---- the shapes of option texts, kept per game ------------------------------ */
+
+/* Every decision a game with plugins poses is checked, and a check needs
+ * the shape of every option's text: formatting them all at each decision
+ * (a call into a script for each of the Ark's few hundred moves) made
+ * random games of script variants ten times slower. An option's text is
+ * a function of the option and of what never changes during a game (the
+ * positions of placed tiles, segment names, player names, the rules'
+ * options: plugin-guide.md, lua-guide.md), so each option's shape is
+ * formatted once a game and kept here, by the option's fields. A text
+ * later seen to differ from its kept shape (carc_option_text, which every
+ * record line and replay goes through) marks its owner unsteady: from then
+ * on that owner's texts are formatted at every decision. Options whose
+ * shapes agree are still compared by their texts, formatted afresh. */
+#define SHAPE_MEMO_SLOTS 4096 /* a power of two; an entry is replaced by another of its slot */
+
+struct shape_memo {
+    uint64_t serial;   /* the game contents the entries belong to (engine.c: serial) */
+    uint32_t unsteady; /* owners (bit per owner) whose texts are not kept */
+    uint8_t used[SHAPE_MEMO_SLOTS];
+    carc_option key[SHAPE_MEMO_SLOTS];
+    uint64_t shape[SHAPE_MEMO_SLOTS];
+};
+
+void shape_memo_free(shape_memo *m) { free(m); }
+
+/* The slot of option o (its fields, all of them, hashed). */
+static unsigned memo_slot(const carc_option *o)
+{
+    uint64_t h = ((uint64_t)o->owner << 48 | (uint64_t)o->code << 32 | (uint32_t)o->tile) * 0x9e3779b97f4a7c15ull;
+    h ^= ((uint64_t)(uint32_t)o->seg << 32 | (uint32_t)o->arg[0]) * 0xc2b2ae3d27d4eb4full;
+    h ^= ((uint64_t)(uint32_t)o->arg[1] << 32 | (uint32_t)o->arg[2]) * 0x165667b19e3779f9ull;
+    return (unsigned)(h >> 40) & (SHAPE_MEMO_SLOTS - 1);
+}
+
+/* The memo of g's present contents, or NULL (none made yet, or it holds
+ * another contents' entries: then it is emptied when `make`). */
+static shape_memo *memo_of(const carc_game *g, bool make)
+{
+    shape_memo *m = g->shape_memo;
+    if (m && m->serial == g->serial) return m;
+    if (!make) return NULL;
+    if (!m) {
+        m = malloc(sizeof *m);
+        if (!m) return NULL; /* then every text is formatted */
+        ((carc_game *)g)->shape_memo = m;
+    }
+    memset(m->used, 0, sizeof m->used);
+    m->serial = g->serial;
+    m->unsteady = 0;
+    return m;
+}
+
+/* The shape of option o's text: kept, or formatted (and kept when m). */
+static uint64_t option_shape(const carc_game *g, shape_memo *m, const carc_option *o)
+{
+    unsigned slot = 0;
+    bool keep = m && o->owner < 32 && !(m->unsteady >> o->owner & 1);
+    if (keep) {
+        slot = memo_slot(o);
+        if (m->used[slot] && memcmp(&m->key[slot], o, sizeof *o) == 0) return m->shape[slot];
+    }
+    char text[LINE_MAX_CHARS + 1];
+    option_format(g, o, text, sizeof text);
+    uint64_t shape = text_shape(text);
+    if (keep) {
+        m->used[slot] = 1;
+        m->key[slot] = *o;
+        m->shape[slot] = shape;
+    }
+    return shape;
+}
+
+/* A text of option o was formatted for a record or a match: when it has
+ * another shape than the one kept, o's owner is unsteady. */
+static void memo_see(const carc_game *g, const carc_option *o, const char *text)
+{
+    shape_memo *m = memo_of(g, false);
+    if (!m || o->owner >= 32 || (m->unsteady >> o->owner & 1)) return;
+    unsigned slot = memo_slot(o);
+    if (m->used[slot] && memcmp(&m->key[slot], o, sizeof *o) == 0 && m->shape[slot] != text_shape(text))
+        m->unsteady |= 1u << o->owner;
+}
+
 /* A decision is posed: two of its options (one of them a plugin's) that one
  * record line could choose stop the game, naming the plugin, before any
  * player or record meets them. Only decisions with a plugin's options are
  * looked at (the base game's texts differ by construction); options are
- * compared only within the same shape, so the cost is one text per option. */
+ * compared only within the same shape (kept per game: above), so the cost
+ * is a look-up per option, and a text for an option not seen before. */
 static int ambiguity_check(carc_game *g, int first, int n, const char *label)
 {
     const carc_option *opts = g->opts + first;
     bool plugin = false;
     for (int i = 0; i < n && !plugin; i++) plugin = opts[i].owner != 0;
     if (!plugin || n < 2) return 0;
-    shape_ref local[64], *refs = n <= 64 ? local : malloc((size_t)n * sizeof *refs);
-    if (!refs) {
-        game_fail(g, "out of memory");
-        return -1;
+    /* The options grouped by shape: a hash table of twice their number
+     * (slot -> the first option of a shape), each option linked to the
+     * next of its shape in option order. */
+    int slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    enum { LOCAL_OPTIONS = 128, LOCAL_SLOTS = 256 };
+    uint64_t local_shape[LOCAL_OPTIONS];
+    int local_next[LOCAL_OPTIONS], local_slot[LOCAL_SLOTS];
+    uint64_t *shape = local_shape;
+    int *next = local_next, *slot = local_slot;
+    void *heap = NULL;
+    if (n > LOCAL_OPTIONS || slots > LOCAL_SLOTS) {
+        heap = malloc((size_t)n * (sizeof *shape + sizeof *next) + (size_t)slots * sizeof *slot);
+        if (!heap) {
+            game_fail(g, "out of memory");
+            return -1;
+        }
+        shape = heap;
+        next = (int *)(shape + n);
+        slot = next + n;
     }
-    for (int i = 0; i < n; i++) {
-        char text[LINE_MAX_CHARS + 1];
-        option_format(g, &opts[i], text, sizeof text);
-        refs[i] = (shape_ref){text_shape(text), i};
+    for (int s = 0; s < slots; s++) slot[s] = -1;
+    shape_memo *m = memo_of(g, true);
+    bool repeated = false; /* some shape is had by two options */
+    for (int i = n - 1; i >= 0; i--) { /* backwards: each shape's list in option order */
+        shape[i] = option_shape(g, m, &opts[i]);
+        next[i] = -1;
+        unsigned s = (unsigned)(shape[i] ^ shape[i] >> 29) & (unsigned)(slots - 1);
+        while (slot[s] >= 0 && shape[slot[s]] != shape[i]) s = (s + 1) & (unsigned)(slots - 1);
+        if (slot[s] >= 0) {
+            next[i] = slot[s];
+            repeated = true;
+        }
+        slot[s] = i;
     }
-    qsort(refs, (size_t)n, sizeof *refs, shape_cmp);
     int rc = 0;
-    for (int a = 0; a < n && rc == 0; a++)
-        for (int b = a + 1; b < n && refs[b].hash == refs[a].hash && rc == 0; b++) {
-            const carc_option *x = &opts[refs[a].i], *y = &opts[refs[b].i];
+    /* Every pair of options of one shape: each option with those after it
+     * in its list. */
+    for (int a = 0; repeated && a < n && rc == 0; a++)
+        for (int b = next[a]; b >= 0 && rc == 0; b = next[b]) {
+            const carc_option *x = &opts[a], *y = &opts[b];
             if ((x->owner == 0 && y->owner == 0) || !options_confusable(g, x, y)) continue;
             /* Blame the plugin: the later one when both are plugins'. */
-            const carc_option *blame = y->owner != 0 && (x->owner == 0 || refs[b].i > refs[a].i) ? y : x;
+            const carc_option *blame = y->owner != 0 ? y : x;
             char tx[LINE_MAX_CHARS + 1], ty[LINE_MAX_CHARS + 1];
             option_format(g, x, tx, sizeof tx);
             option_format(g, y, ty, sizeof ty);
@@ -413,6 +527,6 @@ static int ambiguity_check(carc_game *g, int first, int n, const char *label)
                           who, tx, ty, label);
             rc = -1;
         }
-    if (refs != local) free(refs);
+    free(heap);
     return rc;
 }

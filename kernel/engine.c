@@ -30,7 +30,7 @@ static const char *const event_names[CARC_EV_COUNT] = {
     "game-start", "turn-start", "tile-drawn", "tile-placed", "action-offer", "action-filter",
     "option-chosen", "feature-completed", "feature-value", "feature-scored", "score-before",
     "score-after", "score", "score-step-end", "figure-removed", "turn-end", "game-end", "final-score",
-    "feature-majority", "award-order", "place-offer", "place-filter"};
+    "feature-majority", "award-order", "place-offer", "place-filter", "figure-captured", "figure-freed"};
 
 const char *carc_event_name(int event)
 {
@@ -70,6 +70,8 @@ int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
  *   used  elements in use: what a clone or a copy carries
  *   cap   the field counting a growable array's room (none: its room is made)
  *   kind  FIXED    sized once from the rules, written before it is read
+ *         NODES    as FIXED; a copy leaves them when dst holds src's already
+ *                  (the same nodes_epoch: core.h)
  *         CELLS    sized once, all zero when made (a free cell's key is 0); a
  *                  copy restores only the cells that differ (cells_origin)
  *         STATE    the plugins' state blocks: all zero when made, copied block
@@ -85,9 +87,9 @@ int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
     X(tiles, maxt, g->ntiles, none, FIXED)                                                            \
     X(cells, cells, g->cell_mask + 1, none, CELLS)                                                    \
     X(front, 4 * maxt + 8, g->nfront, none, FIXED)                                                    \
-    X(nodes, (size_t)maxt * MAX_SEGS, g->nnodes, none, FIXED)                                         \
+    X(nodes, (size_t)maxt * MAX_SEGS, g->nnodes, none, NODES)                                         \
     X(node_marks, (size_t)maxt * MAX_SEGS * (size_t)r->nmarks, (size_t)g->nnodes * (size_t)r->nmarks, \
-      none, FIXED)                                                                                    \
+      none, NODES)                                                                                    \
     X(figs, CARC_MAX_PLAYERS * (r->k.followers + 8) + 16, g->nfigs, cap_figs, GROWS)                  \
     X(tile_stamp, maxt, g->ntiles, none, FIXED)                                                       \
     X(pstate, r->state_size, r->state_size, none, STATE)                                              \
@@ -98,6 +100,7 @@ int dispatch_to_handlers(carc_game *g, int ev, carc_event *e)
 
 /* Whether an array of that kind is sized once (0) or grows (1). */
 #define GROWS_FIXED 0
+#define GROWS_NODES 0
 #define GROWS_CELLS 0
 #define GROWS_STATE 0
 #define GROWS_GROWS 1
@@ -171,6 +174,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     }
 #define NEW_ARRAY(f, made, used, cap, kind) NEW_##kind(f, made, cap);
 #define NEW_FIXED(f, made, cap) NEW_SIZED(f, made)
+#define NEW_NODES(f, made, cap) NEW_SIZED(f, made)
 #define NEW_CELLS(f, made, cap) NEW_CLEARED(f, made)
 #define NEW_STATE(f, made, cap) NEW_CLEARED(f, made)
 #define NEW_GROWS(f, made, cap) NEW_GROWING(f, made, cap)
@@ -191,6 +195,7 @@ carc_game *carc_game_new(const carc_rules *r, int nplayers, const char *const *n
     g->turn.drawn = g->turn.placed = -1;
     g->turn.active = -1;
     g->forced_draw = -1;
+    g->board_epoch = g->nodes_epoch = game_serial_new(); /* each game's epochs its own (core.h) */
     board_place(g, r->start_type, 0, 0, 0);
     g->turn.ncompleted = 0;
     for (int i = 0; i < r->nplugins; i++) {
@@ -240,6 +245,9 @@ carc_game *carc_game_clone(const carc_game *src)
     GAME_ARRAYS(CLONE_EACH)
     clone->serial = game_serial_new();
     clone->ncell_journal = -1;
+    clone->shape_memo = NULL;
+    clone->field_cities = NULL;
+    clone->field_cities_epoch = 0;
     game_mark_trial(clone, src);
     if (!ok) {
         carc_game_free(clone);
@@ -322,6 +330,7 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     if (!reserve((void **)&dst->f, &dst->cap, src->cap, sizeof *dst->f)) return -1;
 #define RESERVE_EACH(f, made, used, cap, kind) RESERVE_##kind(f, cap)
 #define RESERVE_FIXED(f, cap)
+#define RESERVE_NODES(f, cap)
 #define RESERVE_CELLS(f, cap)
 #define RESERVE_STATE(f, cap)
 #define RESERVE_GROWS(f, cap) RESERVE_ROOM(f, cap)
@@ -346,7 +355,25 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
 #define KEEP_ROOM_OF(grows, f, cap) KEEP_ROOM(grows, f, cap)
 #define KEEP_EACH(f, made, used, cap, kind) owned[ARRAY_##f] = dst->f; KEEP_ROOM_OF(GROWS_##kind, f, cap)
     GAME_ARRAYS(KEEP_EACH)
+    /* Most look-ahead moves place no tile and move no follower: dst, copied
+     * from the same source again, holds its nodes already. */
+    bool same_nodes = dst->nodes_epoch == src->nodes_epoch && dst->nnodes == src->nnodes;
+    struct shape_memo *memo = dst->shape_memo;
+    /* dst's estimate, when made for the nodes src has, outlives the copy:
+     * the next move tried from src that leaves the nodes finds it. */
+    bool keep_estimate = dst->estimate_epoch != 0 && dst->estimate_epoch == src->nodes_epoch;
+    int estimate[CARC_MAX_PLAYERS];
+    memcpy(estimate, dst->estimate, sizeof estimate);
+    int16_t *field_cities = dst->field_cities;
+    uint64_t field_cities_epoch = dst->field_cities_epoch;
     *dst = *src;
+    dst->shape_memo = memo; /* its entries belong to dst's old serial: not used again */
+    dst->field_cities = field_cities; /* valid again if src has the same features */
+    dst->field_cities_epoch = field_cities_epoch;
+    if (keep_estimate) {
+        dst->estimate_epoch = src->nodes_epoch;
+        memcpy(dst->estimate, estimate, sizeof estimate);
+    }
 #define PUT_ROOM_0(f, cap)
 #define PUT_ROOM_1(f, cap) dst->cap = room[ARRAY_##f];
 #define PUT_ROOM(grows, f, cap) PUT_ROOM_##grows(f, cap)
@@ -361,6 +388,7 @@ int game_copy(carc_game *dst, const carc_game *src, bool without_pending)
     /* The contents: the cells are copied above, the options below. */
 #define COPY_EACH(f, made, used, cap, kind) COPY_##kind(f, used)
 #define COPY_FIXED(f, used) COPY_USED(dst, src, f, used);
+#define COPY_NODES(f, used) if (!same_nodes) COPY_USED(dst, src, f, used);
 #define COPY_CELLS(f, used)
 #define COPY_STATE(f, used) copy_plugin_states(dst, src);
 #define COPY_GROWS(f, used) COPY_USED(dst, src, f, used);
@@ -439,6 +467,8 @@ bool game_failed(const carc_game *g) { return g->failed; }
 void carc_game_free(carc_game *g)
 {
     if (!g) return;
+    shape_memo_free(g->shape_memo);
+    free(g->field_cities);
 #define FREE_EACH(f, made, used, cap, kind) free(g->f);
     GAME_ARRAYS(FREE_EACH)
     free(g);

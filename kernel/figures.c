@@ -1,6 +1,7 @@
 /* figures.c - everything that stands somewhere: followers on segments,
- * neutral figures on tiles, robbers on the score track, and every move of
- * one: standing, moving, removing (with its event), followers going home
+ * neutral figures on tiles, robbers on the score track, prisoners in a
+ * player's hand, and every move of one: standing, moving, removing (with
+ * its event), capturing and freeing (with theirs), followers going home
  * after scoring. Slots are stable (a removed figure leaves a free slot) so
  * plugins may keep figure ids. */
 #include <assert.h>
@@ -74,6 +75,7 @@ int fig_add(carc_game *g, int kind, int seat, int where, int tile, int seg, int 
     if (where == CARC_AT_SEGMENT && g->rules->figkinds[kind].follower) {
         int root = feat_find(g, g->tiles[tile].node0 + seg);
         g->nodes[root].occupants++;
+        nodes_follower(g, true, root, seat, kind);
     }
     return f;
 }
@@ -106,14 +108,19 @@ void fig_move(carc_game *g, int f, int where, int tile, int seg, int space)
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
+        nodes_follower(g, false, root, fg->seat, fg->kind);
     }
     if (on_a_tile(fg->where)) tile_unlink(g, f);
     fg->where = (uint8_t)where;
-    fg->tile = where == CARC_AT_TRACK ? -1 : tile;
+    fg->tile = on_a_tile(where) ? tile : -1;
     fg->seg = where == CARC_AT_SEGMENT ? seg : -1;
-    fg->space = where == CARC_AT_TRACK || where == CARC_AT_CORNER ? space : 0;
+    fg->space = where == CARC_AT_TRACK || where == CARC_AT_CORNER || where == CARC_AT_HELD ? space : 0;
     if (on_a_tile(where)) tile_link(g, f);
-    if (follower && where == CARC_AT_SEGMENT) g->nodes[feat_find(g, g->tiles[tile].node0 + seg)].occupants++;
+    if (follower && where == CARC_AT_SEGMENT) {
+        int root = feat_find(g, g->tiles[tile].node0 + seg);
+        g->nodes[root].occupants++;
+        nodes_follower(g, true, root, fg->seat, fg->kind);
+    }
 }
 
 /* Takes a figure from its owner's supply and stands it on a segment. */
@@ -133,6 +140,7 @@ void fig_remove(carc_game *g, int f, bool to_supply)
         int root = feat_find(g, g->tiles[fg->tile].node0 + fg->seg);
         assert(g->nodes[root].occupants > 0);
         g->nodes[root].occupants--;
+        nodes_follower(g, false, root, fg->seat, fg->kind);
     }
     if (to_supply && fg->seat >= 0) g->supply[fg->seat][fg->kind]++;
     if (on_a_tile(fg->where)) tile_unlink(g, f);
@@ -165,6 +173,38 @@ int fig_remove_event(carc_game *g, int f, int how, int feature)
     e.flags = how;
     e.value = fg.kind;
     return dispatch(g, CARC_EV_FIGURE_REMOVED, &e);
+}
+
+/* Figure f (on the board, a seat's) into holder's hand (CARC_AT_HELD, its
+ * space the holder); raises CARC_EV_FIGURE_CAPTURED. */
+int fig_capture(carc_game *g, int f, int holder)
+{
+    figure before = g->figs[f];
+    int feature = fig_feature(g, f);
+    fig_move(g, f, CARC_AT_HELD, -1, -1, holder);
+    carc_event e = {0};
+    e.figure = f;
+    e.player = holder;
+    e.tile = on_a_tile(before.where) ? before.tile : -1;
+    e.feature = feature;
+    e.value = before.kind;
+    return dispatch(g, CARC_EV_FIGURE_CAPTURED, &e);
+}
+
+/* Held figure f out of the hand: to its owner's supply, or the box (how);
+ * raises CARC_EV_FIGURE_FREED. */
+int fig_free(carc_game *g, int f, int how)
+{
+    figure fg = g->figs[f];
+    fig_remove(g, f, how != CARC_GONE_BOX);
+    carc_event e = {0};
+    e.figure = f;
+    e.player = fg.space;
+    e.tile = -1;
+    e.feature = -1;
+    e.flags = how;
+    e.value = fg.kind;
+    return dispatch(g, CARC_EV_FIGURE_FREED, &e);
 }
 
 /* The feature a figure stands on, or -1 when it stands on no segment. */
@@ -245,7 +285,7 @@ int offer_figures(carc_game *g, int seat, int where, uint32_t kinds, int except,
     for (int id = 0; id < g->nfigs; id++) {
         const figure *f = &g->figs[id];
         if (f->where != where || f->seat != seat || id == except || (kinds && !(kinds >> f->kind & 1u))) continue;
-        o.tile = where == CARC_AT_TRACK ? -1 : f->tile;
+        o.tile = on_a_tile(where) ? f->tile : -1;
         o.seg = where == CARC_AT_SEGMENT ? f->seg : -1;
         o.arg[0] = id;
         if (decision_offer(g, &o, owner) < 0) return -1;

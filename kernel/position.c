@@ -194,7 +194,8 @@ int carc_position_figures(carc_game *g, double *out, int max)
         for (int p = 0; p < g->nplayers; p++) out[p * count + at] = g->supply[p][f];
         for (int i = 0; i < g->nfigs; i++) {
             const figure *fg = &g->figs[i];
-            if (fg->kind == f && fg->seat >= 0 && fg->seat < g->nplayers && fg->where != CARC_AT_NONE)
+            if (fg->kind == f && fg->seat >= 0 && fg->seat < g->nplayers && fg->where != CARC_AT_NONE &&
+                fg->where != CARC_AT_HELD)
                 out[fg->seat * count + at + 1] += 1;
         }
         at += PER_FIGKIND;

@@ -111,6 +111,24 @@ const char *carc_figure_kind_name(const carc_rules *r, int kind)
     return kind >= 0 && kind < r->nfigkinds ? r->figkinds[kind].name : "?";
 }
 
+int carc_tiles_left_of_type(const carc_game *g, int type)
+{
+    if (type < 0 || type >= g->rules->ntypes) return -1;
+    int n = 0;
+    for (int i = 0; i < g->npile; i++) n += g->pile[i] == type;
+    for (int i = 0; i < g->naside; i++) n += g->aside[i] == type;
+    return n;
+}
+
+const char *carc_figure_kind_definer(const carc_rules *r, int kind, int *per_player)
+{
+    if (kind < 0 || kind >= r->nfigkinds) return NULL;
+    int owner = r->figkinds[kind].owner;
+    if (owner < 0 || owner > r->nplugins) return NULL;
+    if (per_player) *per_player = r->figkinds[kind].per_player;
+    return owner == 0 ? r->base.name : r->plugins[owner - 1]->name;
+}
+
 /* ---- features ----------------------------------------------------------------------------- */
 
 int carc_feature_of(const carc_game *g, int tile, int seg)

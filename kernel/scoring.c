@@ -344,7 +344,7 @@ int award_figures_on(carc_game *g, int tile, int where, uint32_t kinds, int poin
     return g->failed ? -1 : awarded;
 }
 
-static int completed_cities_bordering(carc_game *g, int field_root)
+static int count_completed_cities_bordering(carc_game *g, int field_root)
 {
     int_list cities;
     int_list_init(&cities);
@@ -353,6 +353,25 @@ static int completed_cities_bordering(carc_game *g, int field_root)
     int done = 0;
     for (int i = 0; i < cities.n; i++) done += feat_is_complete(g, cities.v[i]);
     int_list_free(&cities);
+    return done;
+}
+
+/* The count above, kept per field for the present features (core.h:
+ * field_cities). */
+static int completed_cities_bordering(carc_game *g, int field_root)
+{
+    size_t n = (size_t)g->made_max_tiles * MAX_SEGS;
+    if (g->field_cities_epoch != g->board_epoch || !g->field_cities) {
+        if (!g->field_cities) g->field_cities = malloc(n * sizeof *g->field_cities);
+        if (!g->field_cities) return count_completed_cities_bordering(g, field_root);
+        memset(g->field_cities, 0xff, n * sizeof *g->field_cities); /* -1: not counted */
+        g->field_cities_epoch = g->board_epoch;
+    }
+    if (field_root < 0 || (size_t)field_root >= n) return count_completed_cities_bordering(g, field_root);
+    int16_t *kept = &g->field_cities[field_root];
+    if (*kept >= 0) return *kept;
+    int done = count_completed_cities_bordering(g, field_root);
+    if (!g->failed && done <= INT16_MAX) *kept = (int16_t)done;
     return done;
 }
 
@@ -434,6 +453,7 @@ void score_feature_into_batch(carc_game *g, int root, bool final)
     feat_strengths(g, root, strength);
     int best = majority_event(g, root, strength, final);
     g->nodes[root].flags |= NODE_SCORED;
+    nodes_changed(g, NODES_SCORED, (uint64_t)(uint32_t)root);
     if (best == 0 || g->failed) return;
     bool complete = feat_is_complete(g, root);
     int value = feature_value(g, root, complete);
@@ -510,6 +530,7 @@ static void score_farms_per_city(carc_game *g, int mode)
         feat_strengths(g, i, strength);
         int best = majority_event(g, i, strength, true);
         n->flags |= NODE_SCORED;
+        nodes_changed(g, NODES_SCORED, (uint64_t)(uint32_t)i);
         int value = mode == FARM_CITY_MAJORITY ? 4 : 3;
         if (g->rules->nhandlers[CARC_EV_FEATURE_VALUE]) {
             carc_event e = {0};
@@ -625,7 +646,29 @@ static int held_features(const carc_game *g, held_feature *local, int nlocal, he
     return n;
 }
 
+static void estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS]);
+
+/* The bots judge each move they weigh by this estimate, and most moves (an
+ * Ark's walk, a robber on the track) leave the features as they were: the
+ * answer is kept for the present nodes (core.h: estimate_epoch). With a
+ * feature-value handler (which may read anything) it is made every time. */
 void carc_estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS])
+{
+    bool keep = g->rules->nhandlers[CARC_EV_FEATURE_VALUE] == 0 && g->nodes_epoch != 0;
+    if (keep && g->estimate_epoch == g->nodes_epoch) {
+        for (int p = 0; p < g->nplayers; p++) out[p] += g->estimate[p];
+        return;
+    }
+    int est[CARC_MAX_PLAYERS] = {0};
+    estimate_final(g, est);
+    for (int p = 0; p < g->nplayers; p++) out[p] += est[p];
+    if (keep && !g->failed) {
+        memcpy(g->estimate, est, sizeof est);
+        g->estimate_epoch = g->nodes_epoch;
+    }
+}
+
+static void estimate_final(carc_game *g, int out[CARC_MAX_PLAYERS])
 {
     /* Every feature followers hold, in root order (the order the values are
      * asked in, feature-value handlers included, as when every node was

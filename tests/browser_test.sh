@@ -4,10 +4,13 @@
 # page's own "next" code and shows the scores `carc replay --json` gives;
 # ?turn=0 and ?turn=K show the start and turn K as `carc render --turn K`
 # draws them; a screenshot shows a board (many colours, field and city
-# among them); the page loads nothing from the network. The HTML report of
-# carc stats report (compare, sim, tournament, a sweep): every mark of its
-# charts read back through the chart's axis equals the report's JSON, each
-# SVG file is the page's chart, a screenshot (docs/report.png).
+# among them); the page loads nothing from the network; carc serve's page
+# plays whole games by clicks, and its board shows each option's figure,
+# feature and points as the server computes them, wide and on a phone. The
+# HTML report of carc stats report (compare, sim, tournament, a sweep):
+# every mark of its charts read back through the chart's axis equals the
+# report's JSON, each SVG file is the page's chart, a screenshot
+# (docs/report.png).
 #
 # Run from the project root (make test-browser):
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/browser_test.sh
@@ -23,6 +26,8 @@ NODE=${NODE:-node}
 PASSED=0
 FAILED=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/carc-browser.XXXXXX") || exit 1
+# carc serve keeps its games under the data directory: the test's own
+export XDG_DATA_HOME="$T/data"
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM
 
@@ -245,7 +250,7 @@ fs.writeFileSync(out, JSON.stringify({ baseline: first.a, vary: [{ option: "farm
 ' "$T/sweep.json" "$T/point-none.json" "$T/point-per-city-once.json" "$T/point-city-majority.json"
 report_check sweep "$T/sweep.json"
 : >"$T/serve.out" # there before the server writes to it: the loop below reads it at once
-"$CARC" serve --port 0 --save-dir "$T/saves" >"$T/serve.out" 2>"$T/serve.err" &
+"$CARC" serve --port 0 --save-dir "$T/saves" --db "$T/games.db" >"$T/serve.out" 2>"$T/serve.err" &
 SERVE_PID=$!
 trap 'kill "$SERVE_PID" 2>/dev/null; rm -rf "$T"' EXIT
 for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -280,7 +285,36 @@ play_on_page() {
 }
 play_on_page base 3 "$SHOTS/serve-base"
 play_on_page all-expansions 5 "$SHOTS/serve-all"
+# Two people and a bot, each person in their own browser context from their
+# own link, a spectator in a third (tests/serve_friends.mjs): every move seen
+# live by the others, nothing moved by the wrong secret or the spectator, no
+# seed in any response during the game; the final scores are the record's.
+if $LIMIT "$NODE" tests/serve_friends.mjs "$CHROMIUM" "$SERVE_URL" base+robbers+fairy 11 >"$T/friends.json" 2>"$T/friends.err"; then
+    id=$(sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p' "$T/friends.json")
+    got=$(sed -n 's/.*"scores":"\([^"]*\)".*/\1 /p' "$T/friends.json")
+    curl -s "${SERVE_URL%/}/api/games/$id/record" >"$T/friends.rec"
+    want=$("$CARC" replay --json "$T/friends.rec" | json_scores)
+    if [ -n "$id" ] && [ "$got" = "$want" ]; then
+        pass "two people from their own links, a bot and a spectator, each in their own browser context: $(sed 's/.*"moves"/"moves"/; s/}$//' "$T/friends.json"); the pages' final scores are carc replay --json's ($got)"
+    else
+        fail "two people, a bot and a spectator: final scores" "pages '$got', replay '$want'"
+    fi
+else
+    fail "two people, a bot and a spectator in their own browser contexts" "$(tail -c 600 "$T/friends.err")"
+fi
 for f in serve-base-form serve-all-board serve-all-final; do
+    if [ -s "$SHOTS/$f.png" ]; then pass "screenshot $f.png"; else fail "screenshot $f.png" "not written"; fi
+done
+
+# The board read as a person reads it (tests/serve_board.mjs): figures on
+# offer, the feature and points shown on hover against the server's, the
+# other seat's last move, tiles left, rules pages; a phone's screen and taps.
+if $LIMIT "$NODE" tests/serve_board.mjs "$CHROMIUM" "$SERVE_URL" "$SHOTS" >"$T/board.json" 2>"$T/board.err"; then
+    pass "the board on the page: $(cat "$T/board.json")"
+else
+    fail "the board on the page" "$(tail -c 600 "$T/board.err")"
+fi
+for f in board-wide board-phone; do
     if [ -s "$SHOTS/$f.png" ]; then pass "screenshot $f.png"; else fail "screenshot $f.png" "not written"; fi
 done
 kill "$SERVE_PID" 2>/dev/null

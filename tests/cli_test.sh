@@ -16,6 +16,8 @@ export CARC_DATA
 PASSED=0
 FAILED=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/carc-cli.XXXXXX") || exit 1
+# carc serve keeps its games under the data directory: the test's own
+export XDG_DATA_HOME="$T/data"
 PLAY_PID=
 cleanup() {
     [ -n "$PLAY_PID" ] && kill -9 "$PLAY_PID" 2>/dev/null
@@ -187,6 +189,19 @@ else
 fi
 check "replay (text) of base-city-2tiles.rec says game over" 0 "game over" \
     "$CARC" replay tests/scenarios/base-city-2tiles.rec
+# Figures a player holds (The Tower's prisoners): replay says who holds
+# whom, --json lists them, render draws them beside the holder.
+check "replay (text) of tower-capture.rec says who holds whom" 0 "held: Blue holds 1 follower of Red" \
+    "$CARC" replay tests/scenarios/tower-capture.rec
+run "$CARC" replay --json tests/scenarios/tower-capture.rec
+if [ "$RC" -eq 0 ] && grep -F -q '{"name": "Blue", "score": 0, "held": [{"owner": "Red", "seat": 0, "kind": "follower"}]}' "$T/out" &&
+    grep -F -q '{"name": "Red", "score": 0}' "$T/out"; then
+    pass "replay --json of tower-capture.rec: Blue holds Red's follower"
+else
+    fail "replay --json of tower-capture.rec: Blue holds Red's follower" "exit $RC: $(head -c 300 "$T/out" "$T/err")"
+fi
+check "render draws a held figure beside its holder" 0 'data-where="held" data-holder="1"' \
+    "$CARC" render tests/scenarios/tower-capture.rec --svg -
 
 # ---- carc tiles check, variants, variant show -------------------------------------
 
@@ -789,7 +804,29 @@ else
 fi
 kill "$SERVE_PID" 2>/dev/null
 wait "$SERVE_PID" 2>/dev/null
-# Text that is not UTF-8 goes into JSON as UTF-8 (json_text.h): a player
+# The games' database: by default under the data directory; --max-games
+# bounds the games in progress with a clear refusal; --allow-host on a
+# loopback bind (a reverse proxy's name) asks for the key; a file that is
+# no carc database is refused.
+serve_up --max-games 1 --allow-host games.example
+key=$(sed -n 's/.*?key=\([0-9a-f]\{32\}\).*/\1/p' "$T/serve.out" | head -n 1)
+new='{"variant": "base", "seats": [{"name": "A", "agent": "human"}, {"name": "B", "agent": "greedy"}]}'
+u="http://127.0.0.1:$SERVE_PORT/api/games"
+first=$(http_status "$u" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$new")
+second=$(timeout 10 curl -s -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d "$new" -w ' %{http_code}' "$u")
+if [ -n "$key" ] && [ -f "$T/data/carc/carc.db" ] && [ "$first" = 201 ] &&
+    [ "$(http_status "$u" -H 'Content-Type: application/json' -d "$new")" = 403 ] &&
+    echo "$second" | grep -q 'limit (carc serve --max-games).* 503$'; then
+    pass "carc serve keeps its games in \$XDG_DATA_HOME/carc/carc.db, asks for its key with --allow-host, and refuses a game past --max-games"
+else
+    fail "carc serve --max-games, --allow-host, the default database" "key '$key' first '$first' second '$second': $(ls "$T/data/carc" 2>&1) $(cat "$T/serve.out" "$T/serve.err")"
+fi
+kill "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID" 2>/dev/null
+echo "not a database, only text" >"$T/not.db"
+check "carc serve --db of a file that is no database is refused" 1 "not" "$CARC" serve --port 0 --db "$T/not.db"
+check "carc serve --db-sync bogus is refused" 2 "normal or full" "$CARC" serve --port 0 --db-sync bogus
+# Text that is not UTF-8 goes into JSON as UTF-8 (json_io.h): a player
 # named in Latin-1.
 printf 'carcassonne-record 1\nvariant base\nseed 3\nplayer Jos\351 greedy\nplayer Bob greedy\n---\n' >"$T/latin1.rec"
 check "carc replay --json writes a Latin-1 name as UTF-8" 0 '"name": "José"' "$CARC" replay --json "$T/latin1.rec"

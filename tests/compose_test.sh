@@ -244,7 +244,7 @@ if grep -q "winner changed between A and B in $(cat "$T/changed") of 30 games" "
 else
     fail "report: compare's winner-changed count is the games'" "by hand $(cat "$T/changed"): $(grep winner "$T/out")"
 fi
-check "report: compare judges over blocks and says which correction" 0 "correction for testing 10 measures at once is Holm's" \
+check "report: compare judges over blocks and says which correction" 0 "correction for testing 16 measures at once is Holm's" \
     "$CARC" compare base --option-b farm-scoring=none --games 40 --seed 3
 check "report: ... a farm rule is a finding on the farm points" 0 "points/game: farm" "$CARC" compare base \
     --option-b farm-scoring=none --games 40 --seed 3

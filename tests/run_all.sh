@@ -41,8 +41,11 @@ entry "tests/cli_test.sh" sh "$CARC_DATA/tests/cli_test.sh"
 entry "tests/compose_test.sh" sh "$CARC_DATA/tests/compose_test.sh"
 entry "tests/shard_test.sh" sh "$CARC_DATA/tests/shard_test.sh"
 entry "tests/study_test.sh" sh "$CARC_DATA/tests/study_test.sh"
+entry "tests/sweep_test.sh" sh "$CARC_DATA/tests/sweep_test.sh"
 entry "tests/hostile_cli_test.sh" sh "$CARC_DATA/tests/hostile_cli_test.sh"
 entry "tests/records_replay_test.sh" env CARC_PLUGIN_PATH="${TEST_PLUGIN_PATH:-}" sh "$CARC_DATA/tests/records_replay_test.sh"
+entry "tests/serve_proxy_test.sh" sh "$CARC_DATA/tests/serve_proxy_test.sh"
+entry "tests/serve_kill_test.sh" env SERVE_DRIVER="${SERVE_DRIVER:-$(dirname "$CARC")/tests/serve_driver}" sh "$CARC_DATA/tests/serve_kill_test.sh"
 if [ "${INSTALL_TEST:-0}" = 1 ]; then
     entry "tests/install_test.sh" sh "$CARC_DATA/tests/install_test.sh"
 fi

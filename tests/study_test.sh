@@ -146,7 +146,7 @@ printf '[study]\ncommand = compare\na = base\ngamez = 4\n' >"$T/bad.ini"
 check "study run: an unknown setting names the file and line" 1 "bad.ini:4: unknown setting 'gamez'" \
     "$CARC" study run "$T/bad.ini"
 printf '[study]\ncommand = race\n' >"$T/bad.ini"
-check "study run: an unknown command" 1 "bad.ini:2: command = compare, sim or tournament, not 'race'" \
+check "study run: an unknown command" 1 "bad.ini:2: command = compare, sweep, sim or tournament, not 'race'" \
     "$CARC" study run "$T/bad.ini"
 printf '[study]\ncommand = sim\na = base\n' >"$T/bad.ini"
 check "study run: a and b in a sim study" 1 "sim and tournament take 'variant ='" "$CARC" study run "$T/bad.ini"
@@ -172,9 +172,10 @@ else
 fi
 check "study run --html: the study draws its own report, the page where carc was started" 0 "" \
     sh -c "cd '$T' && '$CARC' study run mine/study.ini --html drawn.html --svg-dir drawn --csv --out drawn.csv"
-if [ "$(grep -c '<svg xmlns' "$T/drawn.html" 2>/dev/null)" = 5 ] && [ "$(ls "$T/drawn" | wc -l)" = 5 ] &&
-    grep -q 'effects-points.svg' "$T/drawn.html" && grep -q '^# study file: study.ini' "$T/drawn.csv"; then
-    pass "study run --html: ... five charts of the compare, inline and as files, beside the CSV report"
+if [ "$(grep -c '<svg xmlns' "$T/drawn.html" 2>/dev/null)" = 6 ] && [ "$(ls "$T/drawn" | wc -l)" = 6 ] &&
+    grep -q 'effects-points.svg' "$T/drawn.html" && grep -q 'effects-count.svg' "$T/drawn.html" &&
+    grep -q '^# study file: study.ini' "$T/drawn.csv"; then
+    pass "study run --html: ... six charts of the compare (one of the counts: docs/measures.md), inline and as files, beside the CSV report"
 else
     fail "study run --html" "$(ls "$T")"
 fi

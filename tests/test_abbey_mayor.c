@@ -1,5 +1,5 @@
 /* test_abbey_mayor.c - Abbey & Mayor (plugins/abbey-mayor,
- * tiles/abbey-mayor.ini; rules AM-1 to AM-12, docs/abbey-mayor.md).
+ * tiles/abbey-mayor.ini; rules AM-1 to AM-13, docs/abbey-mayor.md).
  *
  * - The tile set is the published one: 12 land tiles, one of each, and 6
  *   abbeys (AM-1); 6 pennants.
@@ -96,7 +96,7 @@ static void test_random_games(void **state)
 {
     (void)state;
     random_games("abbey-mayor", random_count());
-    random_games("base+river+abbey-mayor+inns-cathedrals", random_count() / 2 > 0 ? random_count() / 2 : 1);
+    random_games("base+river+abbey-mayor+inns-cathedrals", random_count());
 }
 
 static void test_with_every_module(void **state)
@@ -148,6 +148,66 @@ static void test_greedy_games(void **state)
     }
 }
 
+/* Players who always draw keep their abbeys to the end: after the last
+ * tile they place them in holes, in turn order (AM-13), within the rules
+ * (every move checked), a monk on some, and the records replay. */
+typedef struct hoarder {
+    carc_rng rng;
+    int finals, monks;
+} hoarder;
+
+static int pick_hoarding(carc_game *g, void *state)
+{
+    hoarder *h = state;
+    int n = carc_option_count(g);
+    char text[128];
+    for (int k = 0; k < n; k++) {
+        carc_option_text(g, k, text, sizeof text);
+        if (strcmp(text, "draw-tile") == 0) return k;
+    }
+    if (strcmp(carc_decision_label(g), "abbey") == 0) {
+        h->finals++;
+        return 0; /* a hole, never pass */
+    }
+    if (strcmp(carc_decision_label(g), "monk") == 0) {
+        h->monks++;
+        return 0;
+    }
+    return (int)carc_rng_below(&h->rng, (uint32_t)n);
+}
+
+static void check_final(carc_game *g, bool final, void *user)
+{
+    (void)final;
+    (void)user;
+    check_abbey_mayor_board(g, "abbey-mayor (abbeys kept to the end)");
+}
+
+static void test_final_abbeys(void **state)
+{
+    (void)state;
+    carc_rules *r = load("abbey-mayor");
+    hoarder h = {.finals = 0, .monks = 0};
+    int placed = 0;
+    for (int seed = 1; seed <= 12; seed++) {
+        carc_rng_seed(&h.rng, (uint64_t)seed, 7);
+        int players = 2 + seed % 3;
+        carc_game *g = play_game(r, &(play_spec){.players = players, .seed = (uint64_t)seed, .pick = pick_hoarding,
+                                                 .pick_state = &h, .variant = "abbey-mayor", .moved = check_final});
+        assert_true(carc_is_finished(g));
+        int x, y, rot, type;
+        for (int i = 0; i < carc_tiles_placed(g); i++) {
+            carc_tile_at_index(g, i, &x, &y, &rot, &type);
+            placed += abbey_tile(r, type);
+        }
+        carc_game_free(g);
+    }
+    printf("  %d abbeys placed after the last tile, %d monk decisions\n", h.finals, h.monks);
+    assert_true(h.finals > 0);
+    assert_int_equal(placed, h.finals);
+    carc_rules_free(r);
+}
+
 static void test_clones(void **state)
 {
     (void)state;
@@ -163,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_with_every_module),
         cmocka_unit_test(test_greedy_games),
+        cmocka_unit_test(test_final_abbeys),
         cmocka_unit_test(test_clones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,6 +162,8 @@ static void tiles_borders_non_city(void **s) { (void)s; bad_tiles("borders-non-c
 static void tiles_touches_unknown(void **s) { (void)s; bad_tiles("touches-unknown.ini", 10, WORDS("touches", "cloister@inner", "names no segment")); }
 static void tiles_kind_letter_lowercase(void **s) { (void)s; bad_tiles("kind-letter-lowercase.ini", 4, WORDS("river:r", "upper-case edge letter")); }
 static void tiles_edge_letter_unknown(void **s) { (void)s; bad_tiles("edge-letter-unknown.ini", 7, WORDS("CRVR", "kinds = river:V")); }
+static void tiles_wild_bad_word(void **s) { (void)s; bad_tiles("wild-bad-word.ini", 5, WORDS("wall:X:wide", "abbey:A:wild")); }
+static void tiles_wild_half_edge(void **s) { (void)s; bad_tiles("wild-half-edge.ini", 10, WORDS("tile A", "wild edge", "whole edge")); }
 static void tiles_borders_on_city(void **s) { (void)s; bad_tiles("borders-on-city.ini", 8, WORDS("only a field borders")); }
 static void tiles_long_line(void **s) { (void)s; bad_tiles("long-line.ini", 9, WORDS("line longer than")); }
 static void tiles_not_ini(void **s) { (void)s; bad_tiles("not-ini.ini", 6, WORDS("key = value")); }
@@ -480,6 +482,8 @@ int main(void)
         cmocka_unit_test(tiles_touches_unknown),
         cmocka_unit_test(tiles_kind_letter_lowercase),
         cmocka_unit_test(tiles_edge_letter_unknown),
+        cmocka_unit_test(tiles_wild_bad_word),
+        cmocka_unit_test(tiles_wild_half_edge),
         cmocka_unit_test(tiles_borders_non_city),
         cmocka_unit_test(tiles_borders_on_city),
         cmocka_unit_test(tiles_long_line),

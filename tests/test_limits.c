@@ -506,6 +506,45 @@ static void ambiguous_option_texts(void **state)
     carc_rules_free(r);
 }
 
+/* A text that changes with the game (against lua-guide.md: carc keeps
+ * each option's shape for the game once formatted) is seen when a record
+ * line is written: from then on the script's texts are formatted at every
+ * decision, so the decision where option 1 reads like option 2 ('tok 4')
+ * is still refused when it is posed. Without that, the shape of 'tok 1'
+ * kept from the first turn would hide it. */
+static void changing_option_texts_still_checked(void **state)
+{
+    (void)state;
+    write_file("drift.lua", "local S = carc.state\n"
+                            "carc.on('turn-start', function(ev) S.n = (S.n or 0) + 1 end)\n"
+                            "carc.on('action-offer', function(ev) carc.offer({code = 1}) carc.offer({code = 2}) end)\n"
+                            "carc.format(function(o) if o.code == 1 then return 'tok ' .. (S.n or 0) end return 'tok 4' end)\n"
+                            "carc.apply(function(opt, player) end)\n");
+    const char *v = write_file("drift.ini", "[variant]\nname = drift\n[tiles]\nsets = base\n[plugins]\nscripts = drift.lua\n");
+    char err[4096], buf[512];
+    carc_rules *r = carc_variant_load(v, NULL, 0, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
+    assert_non_null(g);
+    int st, toks = 0;
+    while ((st = carc_advance(g)) != CARC_FAILED && st != CARC_FINISHED) {
+        if (st == CARC_NEED_DRAW) {
+            carc_draw(g, -1);
+            continue;
+        }
+        int k = 0; /* option 1 ('tok N') when offered, as a record writer writes it */
+        for (int i = 0; i < carc_option_count(g); i++)
+            if (carc_option_text(g, i, buf, sizeof buf) > 0 && strncmp(buf, "tok ", 4) == 0 && strcmp(buf, "tok 4") != 0) k = i;
+        if (carc_option_record_text(g, k, buf, sizeof buf) == 0 && strncmp(buf, "tok ", 4) == 0) toks++;
+        assert_int_equal(carc_choose(g, k), 0);
+    }
+    assert_int_equal(st, CARC_FAILED);
+    assert_true(toks >= 2);
+    assert_non_null(strstr(carc_game_error(g), "drift offered two options with one text, 'tok 4', in one decision (action)"));
+    carc_game_free(g);
+    carc_rules_free(r);
+}
+
 /* ---- no silent truncation: what used to be cut at a fixed size ---------------------- */
 
 /* 25 all-field tiles, each with a cloister and 12 inner features of kinds a
@@ -962,6 +1001,7 @@ int main(void)
         cmocka_unit_test(plugin_path_rule),
         cmocka_unit_test(option_text_is_one_record_line),
         cmocka_unit_test(ambiguous_option_texts),
+        cmocka_unit_test(changing_option_texts_still_checked),
         cmocka_unit_test(many_features_completed_at_once),
         cmocka_unit_test(many_followers_on_one_feature),
         cmocka_unit_test(farm_bordering_many_cities),

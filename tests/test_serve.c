@@ -29,6 +29,7 @@
 #include "json_io.h"
 #include "serve_http.h"
 #include "serve_registry.h"
+#include "serve_store.h"
 #include "temp_files.h"
 
 static int port;
@@ -79,18 +80,92 @@ static response raw_exchange(const char *req, size_t reqlen)
     return r;
 }
 
-static response http(const char *method, const char *path, const char *json)
+/* The seats' secrets of the games the test made (from the links in each
+ * new game's answer): a move is made with its seat's own. */
+#define KNOWN_GAMES 512
+static struct known_game {
+    char id[24];
+    char secret[CARC_MAX_PLAYERS][40];
+} known[KNOWN_GAMES];
+static int nknown;
+static pthread_mutex_t known_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remember_links(json_t *st)
+{
+    json_t *links = json_object_get(st, "links"), *seats = json_object_get(links, "seats"), *one;
+    size_t i;
+    if (!links) return;
+    pthread_mutex_lock(&known_lock);
+    for (int g = 0; g < nknown; g++)
+        if (strcmp(known[g].id, json_string_value(json_object_get(st, "id"))) == 0) {
+            pthread_mutex_unlock(&known_lock);
+            return;
+        }
+    assert_true(nknown < KNOWN_GAMES);
+    struct known_game *k = &known[nknown++];
+    snprintf(k->id, sizeof k->id, "%s", json_string_value(json_object_get(st, "id")));
+    json_array_foreach(seats, i, one) {
+        const char *link = json_string_value(json_object_get(one, "link")), *key = strstr(link, "&key=");
+        int seat = (int)json_integer_value(json_object_get(one, "seat"));
+        assert_non_null(key);
+        snprintf(k->secret[seat], sizeof k->secret[seat], "%s", key + 5);
+    }
+    pthread_mutex_unlock(&known_lock);
+}
+
+/* The secret of a person's seat of a game the test made; "" when unknown. */
+static const char *seat_secret(const char *id, int seat)
+{
+    const char *s = "";
+    pthread_mutex_lock(&known_lock);
+    for (int i = 0; i < nknown; i++)
+        if (strcmp(known[i].id, id) == 0) s = known[i].secret[seat];
+    pthread_mutex_unlock(&known_lock);
+    return s;
+}
+
+/* The first person's seat of the state's game. */
+static int person_seat(json_t *st)
+{
+    json_t *players = json_object_get(st, "players"), *p;
+    size_t i;
+    json_array_foreach(players, i, p) if (json_is_true(json_object_get(p, "person"))) return (int)i;
+    return -1;
+}
+
+/* A request holding a game's secret (X-Carc-Key), or none (NULL). */
+static response http_key(const char *method, const char *path, const char *json, const char *key)
 {
     char *req = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&req, &n);
     fprintf(f, "%s %s HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n", method, path, port);
+    if (key) fprintf(f, "X-Carc-Key: %s\r\n", key);
     if (json) fprintf(f, "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s", strlen(json), json);
     else fprintf(f, "\r\n");
     fclose(f);
     response r = raw_exchange(req, n);
     free(req);
+    if (r.status == 201) {
+        json_error_t e;
+        json_t *j = json_loads(r.body, 0, &e);
+        remember_links(j);
+        json_decref(j);
+    }
     return r;
+}
+
+/* A request as the seat of the game of path /api/games/ID/... */
+static response http_seat(const char *method, const char *path, const char *json, int seat)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%.16s", path + strlen("/api/games/"));
+    return http_key(method, path, json, seat_secret(id, seat));
+}
+
+static response http(const char *method, const char *path, const char *json)
+{
+    return http_key(method, path, json, NULL);
 }
 
 static json_t *body_json(const response *r)
@@ -131,11 +206,29 @@ static json_t *start_game(const char *variant, const char *agent0, const char *a
     json_t *j = body_json(&r);
     free(r.body);
     assert_non_null(j);
+    remember_links(j); /* the host's state holds the links */
     return j;
 }
 
 static const char *game_id(json_t *st) { return json_string_value(json_object_get(st, "id")); }
 static int serial_of(json_t *st) { return (int)json_integer_value(json_object_get(st, "serial")); }
+
+/* The record's file of a game, which the host's state holds (a seat's does
+ * not); in a static buffer per call site's use. */
+static const char *save_of(json_t *st)
+{
+    static __thread char buf[1200];
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s", game_id(st));
+    response r = http("GET", path, NULL);
+    json_t *j = body_json(&r);
+    free(r.body);
+    const char *save = json_string_value(json_object_get(j, "save"));
+    assert_non_null(save);
+    snprintf(buf, sizeof buf, "%s", save);
+    json_decref(j);
+    return buf;
+}
 
 /* One move: the human seat picks option k, or the bot steps. The new state. */
 static json_t *move(json_t *st, int k, int *status)
@@ -146,7 +239,8 @@ static json_t *move(json_t *st, int k, int *status)
     snprintf(path, sizeof path, "/api/games/%s/%s", game_id(st), human ? "choose" : "step");
     if (human) snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st), k);
     else snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
-    response r = http("POST", path, body);
+    int seat = (int)json_integer_value(json_object_get(d, "seat"));
+    response r = http_seat("POST", path, body, human ? seat : person_seat(st));
     *status = r.status;
     json_t *j = r.status == 200 ? body_json(&r) : NULL;
     if (r.status != 200) fprintf(stderr, "%s: %d %s\n", path, r.status, r.body);
@@ -175,7 +269,7 @@ static json_t *play_out(json_t *st, unsigned seed) { return play_on(st, seed, 50
 /* The scores of the state, and of the replay of its saved record. */
 static void assert_record_replays_to(json_t *st)
 {
-    const char *save = json_string_value(json_object_get(st, "save"));
+    const char *save = save_of(st);
     char err[8192];
     carc_record rec;
     assert_int_equal(carc_record_load(save, &rec, err, sizeof err), 0);
@@ -252,7 +346,7 @@ static void test_hostile_requests(void **state)
     char path[160], choose[160];
     snprintf(path, sizeof path, "/api/games/%s", game_id(st));
     snprintf(choose, sizeof choose, "/api/games/%s/choose", game_id(st));
-    const char *save = json_string_value(json_object_get(st, "save"));
+    const char *save = save_of(st);
     char *before = read_file(save);
     int nopts = (int)json_array_size(json_object_get(json_object_get(st, "decision"), "options"));
     char body[160];
@@ -289,13 +383,13 @@ static void test_hostile_requests(void **state)
     assert_refused(http("POST", "/api/games/0123456789abcdef/choose", "{\"serial\": 1, \"option\": 0}"), 404,
                    "no game");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st), nopts);
-    assert_refused(http("POST", choose, body), 400, "out of range");
+    assert_refused(http_seat("POST", choose, body, 0), 400, "out of range");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": -1}", serial_of(st));
-    assert_refused(http("POST", choose, body), 400, "out of range");
+    assert_refused(http_seat("POST", choose, body, 0), 400, "out of range");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 99999999999}", serial_of(st));
-    assert_refused(http("POST", choose, body), 400, "\\\"option\\\"");
+    assert_refused(http_seat("POST", choose, body, 0), 400, "\\\"option\\\"");
     snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 0}", serial_of(st) + 5);
-    assert_refused(http("POST", choose, body), 409, "decision");
+    assert_refused(http_seat("POST", choose, body, 0), 409, "decision");
     snprintf(path, sizeof path, "/api/games/%s/step", game_id(st));
     snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
     assert_refused(http("POST", path, body), 409, "at the page");
@@ -394,13 +488,13 @@ static void test_undo(void **state)
     }
     char path[160];
     snprintf(path, sizeof path, "/api/games/%s/undo", game_id(st));
-    response r = http("POST", path, "{}");
+    response r = http_seat("POST", path, "{}", person_seat(st));
     assert_int_equal(r.status, 200);
     json_t *u = body_json(&r);
     free(r.body);
     /* the human's last move was the deploy (or pass) of turn 3 */
     assert_int_equal(serial_of(u), serial_of(s0) + 1);
-    r = http("POST", path, "{}");
+    r = http_seat("POST", path, "{}", person_seat(st));
     assert_int_equal(r.status, 200);
     json_t *u2 = body_json(&r);
     free(r.body);
@@ -418,7 +512,7 @@ static void test_undo(void **state)
     /* a game with no move at the page has nothing to undo */
     st = start_game("base", "greedy", "human", 12);
     snprintf(path, sizeof path, "/api/games/%s/undo", game_id(st));
-    assert_refused(http("POST", path, "{}"), 409, "no move");
+    assert_refused(http_seat("POST", path, "{}", person_seat(st)), 409, "no move");
     json_decref(st);
 }
 
@@ -506,6 +600,40 @@ static void test_every_option_has_a_place(void **state)
     json_decref(st);
 }
 
+/* Abbey & Mayor's barn stands at a tile corner (CARC_AT_CORNER): its
+ * option is a figure target at the corner's point, named by the corner;
+ * the board's SVG draws a standing barn at a corner. */
+static void test_corner_targets(void **state)
+{
+    (void)state;
+    json_t *st = start_game("abbey-mayor", "human", "human", 5);
+    int barns = 0;
+    unsigned seed = 3;
+    while (!json_is_true(json_object_get(st, "finished"))) {
+        json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+        int pick = -1;
+        for (size_t i = 0; i < json_array_size(opts); i++) {
+            json_t *o = json_array_get(opts, i), *t = json_object_get(o, "target");
+            const char *text = json_string_value(json_object_get(o, "text"));
+            if (strncmp(text, "deploy barn corner@", 19) != 0) continue;
+            assert_string_equal(json_string_value(json_object_get(t, "kind")), "figure");
+            assert_string_equal(json_string_value(json_object_get(t, "corner")), text + 19);
+            assert_string_equal(json_string_value(json_object_get(t, "figure")), "barn");
+            barns++;
+            pick = (int)i;
+        }
+        seed = seed * 1103515245u + 12345u;
+        int status;
+        json_t *next = move(st, pick >= 0 ? pick : (int)((seed >> 8) % json_array_size(opts)), &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+    }
+    assert_true(barns > 0);
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(st, "board"), "svg")), "data-where=\"corner\""));
+    json_decref(st);
+}
+
 /* A composition of modules plays like a variant, and its record replays. */
 static void test_composition(void **state)
 {
@@ -528,6 +656,7 @@ static json_t *get_state(const char *id)
     json_t *j = body_json(&r);
     free(r.body);
     assert_non_null(j);
+    remember_links(j); /* the host's state holds the links */
     return j;
 }
 
@@ -619,10 +748,10 @@ static void test_undo_after_the_end(void **state)
     json_t *end = play_out(start_game("base", "human", "greedy", 51), 9);
     assert_non_null(end);
     assert_true(json_is_true(json_object_get(end, "finished")));
-    const char *save = json_string_value(json_object_get(end, "save"));
+    const char *save = save_of(end);
     char *before = read_file(save), path[160];
     snprintf(path, sizeof path, "/api/games/%s/undo", game_id(end));
-    assert_refused(http("POST", path, "{}"), 409, "over");
+    assert_refused(http_seat("POST", path, "{}", person_seat(end)), 409, "over");
     char *after = read_file(save);
     assert_string_equal(before, after);
     json_t *again = get_state(game_id(end));
@@ -961,7 +1090,7 @@ static void test_agents_are_the_commands_list(void **state)
     json_decref(j);
 }
 
-/* The one conversion of text to valid UTF-8 (json_text.h): valid text
+/* The one conversion of text to valid UTF-8 (json_io.h): valid text
  * unchanged; each byte of anything else (Latin-1, overlong forms,
  * surrogates, code points past U+10FFFF, cut sequences) read as Latin-1
  * from 0xA0, else as U+FFFD. */
@@ -1038,9 +1167,687 @@ static void test_record_limit_stops_the_game(void **state)
     carc_record_free(&rec);
 }
 
+/* The game a state's saved record replays to (the caller frees it and rec). */
+static carc_game *replayed(json_t *st, carc_record *rec, carc_rules **rules)
+{
+    char err[8192];
+    assert_int_equal(carc_record_load(save_of(st), rec, err, sizeof err), 0);
+    *rules = carc_record_rules(rec, err, sizeof err);
+    assert_non_null(*rules);
+    carc_game *g = NULL;
+    assert_int_equal(carc_replay(rec, *rules, &g, err, sizeof err), 0);
+    return g;
+}
+
+/* Each option's feature is every segment of the kernel's feature at the
+ * option's segment (each of the feature's kind), on the game the record
+ * replays to. */
+static int check_features(json_t *st)
+{
+    json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+    int checked = 0;
+    carc_record rec;
+    carc_rules *rules = NULL;
+    carc_game *g = NULL;
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        json_t *t = json_object_get(json_array_get(opts, i), "target"), *f = json_object_get(t, "feature");
+        int seg = (int)json_integer_value(json_object_get(t, "seg"));
+        const char *kind = json_string_value(json_object_get(t, "kind"));
+        if (!f) {
+            /* a figure on a segment of a placed tile always has one */
+            assert_false(strcmp(kind, "figure") == 0 && seg >= 0 && json_object_get(t, "figure"));
+            continue;
+        }
+        if (!g) g = replayed(st, &rec, &rules);
+        int tile = carc_tile_index_at(g, (int)json_integer_value(json_object_get(t, "x")),
+                                      (int)json_integer_value(json_object_get(t, "y")));
+        assert_true(tile >= 0);
+        int root = carc_feature_of(g, tile, seg);
+        json_t *segs = json_object_get(f, "segs");
+        size_t k = 0;
+        bool has_target = false;
+        for (int ti = 0; ti < carc_tiles_placed(g); ti++)
+            for (int si = 0; si < carc_segment_count(g, ti); si++) {
+                if (carc_feature_of(g, ti, si) != root) continue;
+                json_t *one = json_array_get(segs, k++);
+                assert_non_null(one);
+                assert_int_equal(json_integer_value(json_object_get(one, "tile")), ti);
+                assert_int_equal(json_integer_value(json_object_get(one, "seg")), si);
+                assert_string_equal(carc_kind_name(rules, carc_segment_kind(g, ti, si)),
+                                    json_string_value(json_object_get(f, "kind")));
+                has_target |= ti == tile && si == seg;
+            }
+        assert_int_equal(k, json_array_size(segs));
+        assert_true(has_target);
+        assert_int_equal(json_is_true(json_object_get(f, "complete")), carc_feature_complete(g, root) == 1);
+        checked++;
+    }
+    if (g) {
+        carc_game_free(g);
+        carc_rules_free(rules);
+        carc_record_free(&rec);
+    }
+    return checked;
+}
+
+static int option_points(json_t *st, int k, int seat)
+{
+    json_t *o = json_array_get(json_object_get(json_object_get(st, "decision"), "options"), (size_t)k);
+    json_t *pts = json_object_get(json_object_get(o, "target"), "points");
+    if (!pts) fprintf(stderr, "'%s' has no points\n", json_string_value(json_object_get(o, "text")));
+    assert_non_null(pts); /* every option of a game with no script is tried */
+    return (int)json_integer_value(json_array_get(pts, (size_t)seat));
+}
+
+static int score_of(json_t *st, int seat)
+{
+    return (int)json_integer_value(json_object_get(json_array_get(json_object_get(st, "players"), (size_t)seat), "score"));
+}
+
+static int pass_option(json_t *st)
+{
+    json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+    for (size_t i = 0; i < json_array_size(opts); i++)
+        if (strcmp(json_string_value(json_object_get(json_array_get(opts, i), "text")), "pass") == 0) return (int)i;
+    return -1;
+}
+
+/* The points an option's preview shows are the points the move scores when
+ * it is made: a figure's (deploy, pass, the dragon, the princess) at once,
+ * a tile's place with "pass" after it; the features it lights are the
+ * kernel's. Two people play the whole game through the API. */
+static void preview_game(const char *variant, int seed, int moves, int *nonzero, int *features)
+{
+    json_t *st = start_game(variant, "human", "human", seed);
+    unsigned r = (unsigned)seed;
+    for (int m = 0; m < moves && !json_is_true(json_object_get(st, "finished")); m++) {
+        *features += check_features(st);
+        json_t *opts = json_object_get(json_object_get(st, "decision"), "options");
+        r = r * 1103515245u + 12345u;
+        int k = (int)((r >> 8) % json_array_size(opts)), status;
+        /* half the time, a move that shows points when there is one */
+        for (size_t i = 0; (r & 0x200) && i < json_array_size(opts); i++) {
+            json_t *pts = json_object_get(json_object_get(json_array_get(opts, i), "target"), "points");
+            for (size_t p = 0; p < json_array_size(pts); p++)
+                if (json_integer_value(json_array_get(pts, p)) != 0) k = (int)i;
+        }
+        const char *text = json_string_value(json_object_get(json_array_get(opts, (size_t)k), "text"));
+        bool place = strncmp(text, "place ", 6) == 0;
+        int seat = (int)json_integer_value(json_object_get(json_object_get(st, "decision"), "seat"));
+        int want[CARC_MAX_PLAYERS], before[CARC_MAX_PLAYERS], np = (int)json_array_size(json_object_get(st, "players"));
+        for (int p = 0; p < np; p++) want[p] = option_points(st, k, p), before[p] = score_of(st, p);
+        json_t *next = move(st, k, &status);
+        assert_non_null(next);
+        json_decref(st);
+        st = next;
+        bool same_turn = !json_is_true(json_object_get(st, "finished")) &&
+                         json_integer_value(json_object_get(json_object_get(st, "decision"), "seat")) == seat;
+        if (place) {
+            /* the preview of a place is the tile's with no figure on it;
+             * every other turn the figure is chosen as the rest are */
+            int pass = same_turn && (r & 0x100) ? pass_option(st) : -1;
+            if (pass < 0) continue;
+            next = move(st, pass, &status);
+            assert_non_null(next);
+            json_decref(st);
+            st = next;
+        }
+        if (json_is_true(json_object_get(st, "finished"))) break; /* final scoring is no move's */
+        for (int p = 0; p < np; p++) {
+            if (score_of(st, p) - before[p] != want[p])
+                fprintf(stderr, "%s seed %d: '%s' previewed %d for seat %d, scored %d\n", variant, seed, text, want[p], p,
+                        score_of(st, p) - before[p]);
+            assert_int_equal(score_of(st, p) - before[p], want[p]);
+            *nonzero += want[p] != 0;
+        }
+    }
+    json_decref(st);
+}
+
+static void test_previews_are_what_moves_score(void **state)
+{
+    (void)state;
+    int nonzero = 0, features = 0;
+    preview_game("base", 61, 1000, &nonzero, &features);
+    preview_game("inns-cathedrals", 62, 100, &nonzero, &features);
+    preview_game("prophet", 63, 100, &nonzero, &features);
+    fprintf(stderr, "previews: %d moves scored what they showed, %d features\n", nonzero, features);
+    assert_true(nonzero >= 10);
+    assert_true(features >= 50);
+}
+
+/* The figure on offer is drawn in the deciding seat's colour; a script's
+ * options that put its one figure kind somewhere (the fairy, the robber)
+ * name it; a script's options are not tried (no points). */
+static void test_figures_on_offer(void **state)
+{
+    (void)state;
+    json_t *st = start_game("all-expansions", "human", "human", 64);
+    int followers = 0, fairies = 0, robbers = 0;
+    for (int guard = 0; guard < 400 && !json_is_true(json_object_get(st, "finished")); guard++) {
+        json_t *d = json_object_get(st, "decision"), *opts = json_object_get(d, "options");
+        const char *colour = json_string_value(json_object_get(
+            json_array_get(json_object_get(st, "players"), (size_t)json_integer_value(json_object_get(d, "seat"))), "colour"));
+        for (size_t i = 0; i < json_array_size(opts); i++) {
+            json_t *t = json_object_get(json_array_get(opts, i), "target");
+            const char *text = json_string_value(json_object_get(json_array_get(opts, i), "text"));
+            const char *fig = json_string_value(json_object_get(t, "figure")), *icon = json_string_value(json_object_get(t, "icon"));
+            if (strncmp(text, "deploy follower ", 16) == 0) {
+                assert_string_equal(fig, "follower");
+                assert_non_null(icon);
+                assert_non_null(strstr(icon, colour));
+                assert_non_null(strstr(icon, "<path"));
+                followers++;
+            } else if (strncmp(text, "fairy ", 6) == 0) {
+                assert_string_equal(fig, "fairy");
+                assert_non_null(icon);
+                assert_null(json_object_get(t, "points")); /* a script's option: not tried */
+                fairies++;
+            } else if (strncmp(text, "robber ", 7) == 0) {
+                assert_string_equal(fig, "robber");
+                assert_non_null(strstr(icon, colour));
+                robbers++;
+            }
+            if (strncmp(text, "place ", 6) == 0) assert_null(json_object_get(t, "icon"));
+        }
+        st = play_on(st, (unsigned)guard + 5, 1);
+        assert_non_null(st);
+    }
+    json_decref(st);
+    assert_true(followers > 20 && fairies > 0 && robbers > 0);
+}
+
+/* Each seat's last move: the bot's last tile is where its last `place`
+ * line put it; its figure, when its last turn put one, stands there. */
+static void test_last_moves(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base", "human", "greedy", 65);
+    int checked = 0, figures = 0;
+    for (int guard = 0; guard < 60 && !json_is_true(json_object_get(st, "finished")); guard++) {
+        st = play_on(st, (unsigned)guard + 1, 1);
+        assert_non_null(st);
+        json_t *log = json_object_get(st, "log"), *last = json_array_get(json_object_get(st, "last_moves"), 1);
+        const char *place = NULL, *after = NULL;
+        for (size_t i = 0; i < json_array_size(log); i++) {
+            json_t *e = json_array_get(log, i);
+            if (strcmp(json_string_value(json_object_get(e, "kind")), "move") != 0 ||
+                json_integer_value(json_object_get(e, "seat")) != 1)
+                continue;
+            const char *text = json_string_value(json_object_get(e, "text"));
+            if (strncmp(text, "place ", 6) == 0) place = text, after = NULL;
+            else after = text;
+        }
+        json_t *tile = json_object_get(last, "tile");
+        if (!place) {
+            assert_null(tile);
+            continue;
+        }
+        int x, y;
+        const char *at = strchr(place, ','); /* "place [SET:ID ]X,Y rROT" */
+        assert_non_null(at);
+        while (at > place && at[-1] != ' ') at--;
+        assert_int_equal(sscanf(at, "%d,%d", &x, &y), 2);
+        assert_non_null(tile);
+        assert_int_equal(json_integer_value(json_object_get(tile, "x")), x);
+        assert_int_equal(json_integer_value(json_object_get(tile, "y")), y);
+        json_t *fig = json_object_get(last, "figure");
+        if (after && strncmp(after, "deploy ", 7) == 0 && fig) figures++;
+        if (after && strcmp(after, "pass") == 0) assert_null(fig);
+        checked++;
+    }
+    json_decref(st);
+    assert_true(checked > 20 && figures > 0);
+}
+
+/* The tiles left by type: the set's counts less the tiles on the board and
+ * the drawn one, adding up to the pile; the rules pages of the modules. */
+static void test_tiles_left_and_rules_pages(void **state)
+{
+    (void)state;
+    json_t *st = start_game("base+robbers+fairy", "human", "greedy", 66);
+    st = play_on(st, 3, 12);
+    assert_non_null(st);
+    char path[160], err[512];
+    snprintf(path, sizeof path, "/api/games/%s/tiles", game_id(st));
+    response r = http("GET", path, NULL);
+    assert_int_equal(r.status, 200);
+    json_t *tiles = body_json(&r);
+    free(r.body);
+    carc_record rec;
+    carc_rules *rules;
+    carc_game *g = replayed(st, &rec, &rules);
+    int on_board[512] = {0}, total = 0;
+    for (int i = 0; i < carc_tiles_placed(g); i++) {
+        int x, y, rot, type;
+        carc_tile_at_index(g, i, &x, &y, &rot, &type);
+        on_board[type]++;
+    }
+    if (carc_last_drawn(g) >= 0 && !carc_is_finished(g)) on_board[carc_last_drawn(g)]++;
+    json_t *types = json_object_get(tiles, "types");
+    size_t k = 0;
+    for (int type = 0; type < carc_tile_types(rules); type++) {
+        int left = carc_tile_count(rules, type) - on_board[type];
+        if (left <= 0) continue;
+        json_t *one = json_array_get(types, k++);
+        char name[160];
+        snprintf(name, sizeof name, "%s:%s", carc_tile_set_of(rules, type), carc_tile_id(rules, type));
+        assert_string_equal(json_string_value(json_object_get(one, "type")), name);
+        assert_int_equal(json_integer_value(json_object_get(one, "left")), left);
+        assert_non_null(strstr(json_string_value(json_object_get(one, "svg")), "<path"));
+        total += left;
+    }
+    assert_int_equal(k, json_array_size(types));
+    assert_int_equal(total, json_integer_value(json_object_get(tiles, "pile_left")));
+    assert_int_equal(total, carc_pile_left(g));
+    /* counts only: nothing of the pile's order (the seed's next draws) */
+    assert_null(json_object_get(tiles, "pile"));
+    carc_game_free(g);
+    carc_rules_free(rules);
+    carc_record_free(&rec);
+    json_decref(tiles);
+
+    json_t *mods = json_object_get(st, "modules");
+    assert_int_equal(json_array_size(mods), 3);
+    const char *names[] = {"base", "robbers", "fairy"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *m = json_array_get(mods, i);
+        assert_string_equal(json_string_value(json_object_get(m, "name")), names[i]);
+        snprintf(path, sizeof path, "%s/docs/%s.md", carc_data_dir(), names[i]);
+        assert_int_equal(json_is_true(json_object_get(m, "doc")), access(path, R_OK) == 0);
+    }
+    r = http("GET", "/api/docs/robbers", NULL);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.head, "text/markdown"));
+    assert_int_equal(strncmp(r.body, "# The Robbers", 13), 0);
+    free(r.body);
+    assert_refused(http("GET", "/api/docs/..%2Fweb%2Findex", NULL), 400, "not the name of a rules page");
+    assert_refused(http("GET", "/api/docs/../README", NULL), 400, "rules page");
+    assert_refused(http("GET", "/api/docs/Robbers", NULL), 400, "not the name of a rules page");
+    assert_refused(http("GET", "/api/docs/no-such-module", NULL), 404, "no rules page");
+    (void)err;
+    json_decref(st);
+}
+
+/* ---- seats that belong to people, live pages, the database ----------------------------- */
+
+/* The secrets in a new game's links: host, spectator, and seat p's. */
+typedef struct game_links {
+    char id[24], host[40], spectator[40], seat[CARC_MAX_PLAYERS][40];
+} game_links;
+
+static void links_of(json_t *st, game_links *l)
+{
+    memset(l, 0, sizeof *l);
+    json_t *links = json_object_get(st, "links"), *one;
+    assert_non_null(links);
+    snprintf(l->id, sizeof l->id, "%s", game_id(st));
+    snprintf(l->host, sizeof l->host, "%s", strstr(json_string_value(json_object_get(links, "host")), "&key=") + 5);
+    snprintf(l->spectator, sizeof l->spectator, "%s",
+             strstr(json_string_value(json_object_get(links, "spectator")), "&key=") + 5);
+    size_t i;
+    json_array_foreach(json_object_get(links, "seats"), i, one) {
+        int p = (int)json_integer_value(json_object_get(one, "seat"));
+        snprintf(l->seat[p], sizeof l->seat[p], "%s", strstr(json_string_value(json_object_get(one, "link")), "&key=") + 5);
+        assert_int_equal((int)strlen(l->seat[p]), 32); /* 128 bits in hex */
+    }
+}
+
+/* Nothing of the future in a response while the game is played: no seed,
+ * no pile order. */
+static void assert_no_future(const response *r)
+{
+    if (r->body && (strstr(r->body, "\"seed\"") || strstr(r->body, "seed ") || strstr(r->body, "\"pile\"")))
+        fprintf(stderr, "the future in a response: %.300s\n", r->body);
+    assert_null(strstr(r->body ? r->body : "", "\"seed\""));
+    assert_null(strstr(r->body ? r->body : "", "seed "));
+    assert_null(strstr(r->body ? r->body : "", "\"pile\""));
+}
+
+/* The state after a request by key; NULL unless 200 (status in *status). */
+static json_t *act(const char *id, const char *action, const char *body, const char *key, int *status)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s%s%s", id, *action ? "/" : "", action);
+    response r = http_key(body ? "POST" : "GET", path, body, key);
+    if (strcmp(action, "end") != 0) assert_no_future(&r);
+    *status = r.status;
+    json_t *j = r.status == 200 || r.status == 202 ? body_json(&r) : NULL;
+    if (!j && r.status != 403 && r.status != 409 && r.status != 400) fprintf(stderr, "%s: %d %s\n", path, r.status, r.body);
+    free(r.body);
+    return j;
+}
+
+/* Plays the pending decision: the person whose seat it is with their own
+ * secret (option k), or a bot stepped by a person. The new state. */
+static json_t *seat_move(json_t *st, const game_links *l, int k)
+{
+    json_t *d = json_object_get(st, "decision");
+    int seat = (int)json_integer_value(json_object_get(d, "seat")), status;
+    char body[96];
+    if (json_is_true(json_object_get(d, "human"))) {
+        snprintf(body, sizeof body, "{\"serial\": %d, \"option\": %d}", serial_of(st),
+                 k % (int)json_array_size(json_object_get(d, "options")));
+        json_t *next = act(l->id, "choose", body, l->seat[seat], &status);
+        assert_int_equal(status, 200);
+        return next;
+    }
+    snprintf(body, sizeof body, "{\"serial\": %d}", serial_of(st));
+    json_t *next = act(l->id, "step", body, l->seat[0], &status);
+    assert_int_equal(status, 200);
+    return next;
+}
+
+/* Two people and a bot, each person with their own link (rule of
+ * docs/serve.md "Playing with friends"): a seat's secret moves that seat
+ * only; the spectators' and the host's move none; nothing of the future
+ * in any response while the game is played; undo when both people ask;
+ * the host hands an absent seat to a bot and back, and ends the game; the
+ * seed and the record are shown at the end and replay to the scores. */
+static void test_seats_belong_to_people(void **state)
+{
+    (void)state;
+    response r = http("POST", "/api/games",
+                      "{\"variant\": \"base+robbers+fairy\", \"seed\": 77, \"seats\": [{\"name\": \"Ann\", \"agent\": "
+                      "\"human\"}, {\"name\": \"Bob\", \"agent\": \"human\"}, {\"name\": \"Cy\", \"agent\": "
+                      "\"greedy\"}]}");
+    assert_int_equal(r.status, 201);
+    assert_no_future(&r);
+    json_t *st = body_json(&r);
+    free(r.body);
+    game_links l;
+    links_of(st, &l);
+    assert_string_equal(l.seat[2], ""); /* a bot's seat has no link */
+    assert_string_not_equal(l.seat[0], l.seat[1]);
+    assert_int_equal((int)json_integer_value(json_object_get(json_object_get(st, "decision"), "seat")), 0);
+    int status;
+    char body[96];
+    /* the other seat's secret, the spectators', the host's, a made-up one: refused */
+    snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 0}", serial_of(st));
+    json_t *no = act(l.id, "choose", body, l.seat[1], &status);
+    assert_null(no);
+    assert_int_equal(status, 403);
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s/choose", l.id);
+    assert_refused(http_key("POST", path, body, l.seat[1]), 403, "Ann");
+    assert_refused(http_key("POST", path, body, l.spectator), 403, "spectator");
+    assert_refused(http_key("POST", path, body, l.host), 403, "seat's own link");
+    /* the spectator reads */
+    json_t *seen = act(l.id, "", NULL, l.spectator, &status);
+    assert_int_equal(status, 200);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(seen, "you"), "role")), "spectator");
+    assert_null(json_object_get(seen, "links"));
+    json_decref(seen);
+    /* the record holds the seed: not while two people play */
+    snprintf(path, sizeof path, "/api/games/%s/record", l.id);
+    assert_refused(http_key("GET", path, NULL, l.seat[0]), 403, "seed");
+    assert_refused(http_key("GET", path, NULL, l.host), 403, "seed");
+    /* a few turns, each by its own seat */
+    for (int i = 0; i < 12; i++) {
+        json_t *next = seat_move(st, &l, i);
+        json_decref(st);
+        st = next;
+    }
+    /* undo: Ann asks, it waits for Bob; Bob asks, it is done */
+    int before = serial_of(st);
+    json_t *u = act(l.id, "undo", "{}", l.seat[0], &status);
+    assert_int_equal(status, 202);
+    assert_int_equal(serial_of(u), before);
+    assert_int_equal((int)json_array_size(json_object_get(u, "undo_votes")), 1);
+    json_decref(u);
+    assert_null(act(l.id, "undo", "{}", l.spectator, &status));
+    assert_int_equal(status, 403);
+    u = act(l.id, "undo", "{}", l.seat[1], &status);
+    assert_int_equal(status, 200);
+    assert_true(serial_of(u) < before);
+    json_decref(st);
+    st = u;
+    /* the host hands Bob's seat to a bot: it plays there; Bob's secret no longer moves */
+    assert_null(act(l.id, "seat", "{\"seat\": 1, \"agent\": \"greedy\"}", l.seat[0], &status));
+    assert_int_equal(status, 403);
+    json_t *h = act(l.id, "seat", "{\"seat\": 1, \"agent\": \"greedy\"}", l.host, &status);
+    assert_int_equal(status, 200);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(h, "players"), 1), "standin")),
+                        "greedy");
+    json_decref(h);
+    assert_null(act(l.id, "seat", "{\"seat\": 2, \"agent\": \"random\"}", l.host, &status)); /* a bot's seat */
+    assert_int_equal(status, 400);
+    json_decref(st);
+    st = act(l.id, "", NULL, l.seat[0], &status);
+    for (int guard = 0; guard < 40; guard++) { /* on to Bob's seat, played by the bot */
+        json_t *d = json_object_get(st, "decision");
+        if (json_integer_value(json_object_get(d, "seat")) == 1) break;
+        json_t *next = seat_move(st, &l, guard);
+        json_decref(st);
+        st = next;
+    }
+    json_t *d = json_object_get(st, "decision");
+    assert_int_equal((int)json_integer_value(json_object_get(d, "seat")), 1);
+    assert_false(json_is_true(json_object_get(d, "human")));
+    snprintf(body, sizeof body, "{\"serial\": %d, \"option\": 0}", serial_of(st));
+    assert_null(act(l.id, "choose", body, l.seat[1], &status));
+    assert_int_equal(status, 409);
+    json_t *next = seat_move(st, &l, 0); /* the bot moves for Bob */
+    json_decref(st);
+    st = next;
+    json_decref(act(l.id, "seat", "{\"seat\": 1, \"agent\": \"human\"}", l.host, &status));
+    assert_int_equal(status, 200);
+    /* both agree the host may see the seed: then the record */
+    json_decref(act(l.id, "reveal", "{}", l.seat[0], &status));
+    assert_refused(http_key("GET", path, NULL, l.host), 403, "seed");
+    json_decref(act(l.id, "reveal", "{}", l.seat[1], &status));
+    r = http_key("GET", path, NULL, l.host);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "seed 77"));
+    free(r.body);
+    assert_refused(http_key("GET", path, NULL, l.seat[1]), 403, "seed"); /* the host's alone */
+    /* the host ends the game: final scoring; the seed and record for all */
+    assert_null(act(l.id, "end", "{}", l.seat[1], &status));
+    assert_int_equal(status, 403);
+    json_decref(st);
+    snprintf(path, sizeof path, "/api/games/%s/end", l.id);
+    r = http_key("POST", path, "{}", l.host);
+    assert_int_equal(r.status, 200);
+    st = body_json(&r);
+    free(r.body);
+    assert_true(json_is_true(json_object_get(st, "finished")));
+    snprintf(path, sizeof path, "/api/games/%s", l.id);
+    r = http_key("GET", path, NULL, l.seat[1]);
+    json_t *last = body_json(&r);
+    free(r.body);
+    assert_int_equal(json_integer_value(json_object_get(last, "seed")), 77);
+    json_decref(last);
+    snprintf(path, sizeof path, "/api/games/%s/record", l.id);
+    r = http_key("GET", path, NULL, l.spectator);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\nend\n"));
+    assert_null(strstr(r.body, l.seat[0])); /* no secret in a record */
+    assert_null(strstr(r.body, l.host));
+    free(r.body);
+    assert_record_replays_to(st);
+    json_decref(st);
+}
+
+/* A connection reading a game's live stream: the events as they come. */
+typedef struct live {
+    int fd;
+    char buf[1 << 16];
+    size_t len;
+} live;
+
+static void live_open(live *lv, const char *id, const char *key, int last_event)
+{
+    memset(lv, 0, sizeof *lv);
+    lv->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    assert_int_equal(connect(lv->fd, (struct sockaddr *)&a, sizeof a), 0);
+    struct timeval tv = {10, 0};
+    setsockopt(lv->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char req[512], last[64] = "";
+    if (last_event >= 0) snprintf(last, sizeof last, "Last-Event-ID: %d\r\n", last_event);
+    int n = snprintf(req, sizeof req, "GET /api/games/%s/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Carc-Key: %s\r\n%s\r\n",
+                     id, port, key, last);
+    assert_int_equal(send(lv->fd, req, (size_t)n, MSG_NOSIGNAL), n);
+}
+
+/* Waits (at most 10 s) for an event whose id is at least `id`; its text
+ * (in lv->buf, until the next call). */
+static const char *live_event(live *lv, int id)
+{
+    for (;;) {
+        char want[32];
+        snprintf(want, sizeof want, "\nid: %d\n", id);
+        char *hit = NULL;
+        for (int k = id; k < id + 400 && !hit; k++) {
+            snprintf(want, sizeof want, "id: %d\n", k);
+            hit = strstr(lv->buf, want);
+        }
+        if (hit && strstr(hit, "\n\n")) return hit;
+        ssize_t n = recv(lv->fd, lv->buf + lv->len, sizeof lv->buf - lv->len - 1, 0);
+        if (n <= 0) {
+            fprintf(stderr, "no event %d in: %s\n", id, lv->buf);
+            return NULL;
+        }
+        lv->len += (size_t)n;
+        lv->buf[lv->len] = 0;
+    }
+}
+
+/* Every page sees each move as it happens: an event per change, its id the
+ * record's line count, with the log's new entries; a page that reconnects
+ * with Last-Event-ID gets what it missed. A stream without the game's
+ * secret is refused. */
+static void test_live_events(void **state)
+{
+    (void)state;
+    response r = http("POST", "/api/games",
+                      "{\"variant\": \"base\", \"seed\": 31, \"seats\": [{\"name\": \"Ann\", \"agent\": \"human\"}, "
+                      "{\"name\": \"Bob\", \"agent\": \"human\"}]}");
+    assert_int_equal(r.status, 201);
+    json_t *st = body_json(&r);
+    free(r.body);
+    game_links l;
+    links_of(st, &l);
+    live spectator, ann;
+    live_open(&spectator, l.id, l.spectator, -1);
+    live_open(&ann, l.id, l.seat[0], -1);
+    int first = serial_of(st);
+    assert_non_null(live_event(&spectator, first));
+    assert_non_null(strstr(spectator.buf, "HTTP/1.1 200"));
+    assert_non_null(strstr(spectator.buf, "text/event-stream"));
+    assert_non_null(live_event(&ann, first));
+    /* Ann places her tile: both pages see the move's line */
+    json_t *next = seat_move(st, &l, 0);
+    json_decref(st);
+    st = next;
+    const char *text = json_string_value(json_object_get(json_array_get(json_object_get(st, "log"), 1), "text"));
+    assert_non_null(text);
+    const char *ev = live_event(&spectator, first + 1);
+    assert_non_null(ev);
+    assert_non_null(strstr(ev, text));
+    assert_non_null(strstr(live_event(&ann, first + 1), text));
+    /* the spectator's page sleeps; three moves later it comes back from the last event it saw */
+    close(spectator.fd);
+    int seen = serial_of(st);
+    for (int i = 0; i < 3; i++) {
+        next = seat_move(st, &l, i + 1);
+        json_decref(st);
+        st = next;
+    }
+    live_open(&spectator, l.id, l.spectator, seen);
+    ev = live_event(&spectator, serial_of(st));
+    assert_non_null(ev);
+    json_t *log = json_object_get(st, "log"), *e;
+    size_t i;
+    json_array_foreach(log, i, e) /* every entry it missed is in the catch-up */
+        if (json_integer_value(json_object_get(e, "serial")) > seen)
+            assert_non_null(strstr(spectator.buf, json_string_value(json_object_get(e, "text"))));
+    assert_no_future(&(response){.body = spectator.buf});
+    close(spectator.fd);
+    close(ann.fd);
+    /* on a server that asks for its key, a game's link opens that game
+     * (its state, its stream) and nothing else; no secret, or a wrong one,
+     * opens nothing */
+    serve_config cfg = {.needs_key = true, .key = "00112233445566778899aabbccddeeff"};
+    int first_port;
+    serve_daemon *d = second_server(&cfg, &first_port);
+    char path[160];
+    snprintf(path, sizeof path, "/api/games/%s/events", l.id);
+    assert_refused(http_key("GET", path, NULL, "00000000000000000000000000000000"), 403, "links only");
+    assert_refused(http_key("GET", path, NULL, NULL), 403, "links only");
+    assert_refused(http_key("GET", path, NULL, l.seat[0] + 1), 403, "links only"); /* a digit short */
+    snprintf(path, sizeof path, "/api/games/%s", l.id);
+    assert_refused(http_key("GET", path, NULL, NULL), 403, "links only");
+    assert_refused(http_key("GET", "/api/games/0123456789abcdef", NULL, l.seat[0]), 403, "links only");
+    assert_refused(http_key("GET", "/api/lobby", NULL, l.host), 403, "key");
+    response ok = http_key("GET", path, NULL, l.seat[1]);
+    assert_int_equal(ok.status, 200);
+    free(ok.body);
+    live_open(&ann, l.id, l.seat[0], serial_of(st));
+    assert_non_null(live_event(&ann, serial_of(st)));
+    close(ann.fd);
+    serve_stop(d);
+    port = first_port;
+    json_decref(st);
+}
+
+/* A game let go from memory (or of before a restart) is played again from
+ * the database: the same position, and it plays on. */
+static void test_games_come_back_from_the_database(void **state)
+{
+    (void)state;
+    json_t *st = play_on(start_game("base", "human", "greedy", 64), 5, 9);
+    assert_non_null(st);
+    char *log = json_dumps(json_object_get(st, "log"), JSON_SORT_KEYS);
+    char id[24];
+    snprintf(id, sizeof id, "%s", game_id(st));
+    registry_clear(); /* every game out of memory, as after a restart */
+    json_t *again = get_state(id);
+    assert_int_equal(serial_of(again), serial_of(st));
+    char *log2 = json_dumps(json_object_get(again, "log"), JSON_SORT_KEYS);
+    assert_string_equal(log, log2);
+    free(log);
+    free(log2);
+    json_t *end = play_out(again, 3);
+    assert_non_null(end);
+    assert_true(json_is_true(json_object_get(end, "finished")));
+    assert_record_replays_to(end);
+    /* the lobby lists it, finished, with its seats and scores */
+    response r = http("GET", "/api/lobby", NULL);
+    assert_int_equal(r.status, 200);
+    json_t *lobby = body_json(&r);
+    free(r.body);
+    json_t *g;
+    size_t i;
+    bool found = false;
+    json_array_foreach(json_object_get(lobby, "games"), i, g) {
+        if (strcmp(json_string_value(json_object_get(g, "id")), id) != 0) continue;
+        found = true;
+        assert_true(json_is_true(json_object_get(g, "finished")));
+        json_t *seats = json_object_get(g, "seats");
+        assert_int_equal((int)json_array_size(seats), 2);
+        for (int p = 0; p < 2; p++)
+            assert_int_equal(json_integer_value(json_object_get(json_array_get(seats, (size_t)p), "score")),
+                             json_integer_value(json_object_get(json_array_get(json_object_get(end, "players"), (size_t)p), "score")));
+    }
+    assert_true(found);
+    json_decref(lobby);
+    json_decref(end);
+    json_decref(st);
+}
+
 int main(void)
 {
     test_tmp_subdir(save_dir, sizeof save_dir, "saves");
+    char db[1200], dberr[512];
+    snprintf(db, sizeof db, "%s/games.db", save_dir);
+    if (store_open(db, false, dberr, sizeof dberr) < 0) {
+        fprintf(stderr, "%s\n", dberr);
+        return 1;
+    }
     char web[1200];
     snprintf(web, sizeof web, "%s/web", carc_data_dir());
     serve_config cfg = {.listen = "127.0.0.1", .web_dir = web, .save_dir = save_dir};
@@ -1057,6 +1864,7 @@ int main(void)
         cmocka_unit_test(test_load_record),
         cmocka_unit_test(test_every_option_has_a_place),
         cmocka_unit_test(test_composition),
+        cmocka_unit_test(test_corner_targets),
         cmocka_unit_test(test_text_utf8_conversion),
         cmocka_unit_test(test_text_not_utf8),
         cmocka_unit_test(test_agents_from_the_list),
@@ -1067,9 +1875,17 @@ int main(void)
         cmocka_unit_test(test_compositions_side_by_side),
         cmocka_unit_test(test_agents_are_the_commands_list),
         cmocka_unit_test(test_record_limit_stops_the_game),
+        cmocka_unit_test(test_previews_are_what_moves_score),
+        cmocka_unit_test(test_figures_on_offer),
+        cmocka_unit_test(test_last_moves),
+        cmocka_unit_test(test_tiles_left_and_rules_pages),
+        cmocka_unit_test(test_seats_belong_to_people),
+        cmocka_unit_test(test_live_events),
+        cmocka_unit_test(test_games_come_back_from_the_database),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     serve_stop(d);
     registry_clear();
+    store_close();
     return rc; /* the saves go with the temporary folder */
 }

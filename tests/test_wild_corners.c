@@ -13,7 +13,8 @@
  *   point, each with a field on both its ports there), and at the end of a
  *   game every such point has its post.
  *
- * Random games run with the kernel's self-check after every move (the
+ * The same from a script (tests/scripts/wall-kind.lua: carc.corner_feature,
+ * carc.AT_CORNER). Random games run with the kernel's self-check after every move (the
  * frontier and the feature graph recomputed, wild edges included) and
  * replay from their records to the same state. */
 #include <setjmp.h>
@@ -27,10 +28,12 @@
 #include "helpers.h"
 #include "abbey_mayor_checks.h"
 
+static const char *variant = "tests/variants/test-wild.ini";
+
 static carc_rules *load(void)
 {
     char err[8192];
-    carc_rules *r = carc_variant_load("tests/variants/test-wild.ini", NULL, 0, err, sizeof err);
+    carc_rules *r = carc_variant_load(variant, NULL, 0, err, sizeof err);
     if (!r) fail_msg("%s", err);
     return r;
 }
@@ -104,6 +107,18 @@ static void test_random_games(void **state)
     carc_rules_free(r);
 }
 
+/* The same with the kind and the posts from a script (carc.corner_feature,
+ * carc.AT_CORNER: tests/scripts/wall-kind.lua). */
+static void test_random_games_lua(void **state)
+{
+    (void)state;
+    variant = "tests/variants/test-wild-lua.ini";
+    carc_rules *r = load();
+    for (int i = 0; i < 20; i++) play_checked_game(r, 2 + i % 4, (uint64_t)i + 1, NULL, 0, check_posts, NULL);
+    carc_rules_free(r);
+    variant = "tests/variants/test-wild.ini";
+}
+
 static void test_clones(void **state)
 {
     (void)state;
@@ -117,6 +132,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wild_fits_anywhere),
         cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_random_games_lua),
         cmocka_unit_test(test_clones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

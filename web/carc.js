@@ -8,7 +8,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 // ?bot-delay=MS sets the pause before a bot's move (tests use a short one).
 const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get('bot-delay') || 700);
 const BOARD_ZOOM = 1.5;
-const MARK_RADIUS = 9; // a figure's place on the board, in board units
+const MARK_RADIUS = 8; // half the width of a figure on offer, in board units (board.js)
 const $ = (id) => document.getElementById(id);
 
 let game = null;        // the state as the server sent it
@@ -21,6 +21,9 @@ let busy = false;
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
+  // a game's requests carry the secret of the seat (or host) they act for (live.js)
+  const key = path.startsWith('/api/games/') ? Live.keyFor(path, game) : null;
+  if (key) opts.headers['X-Carc-Key'] = key;
   if (body !== undefined) {
     opts.headers['Content-Type'] = 'application/json';
     opts.body = JSON.stringify(body);
@@ -186,7 +189,25 @@ function openGame(state) {
   $('game').hidden = false;
   history.replaceState(null, '', '#game=' + state.id);
   spot = null;
+  Live.learn(state);
   show(state);
+  Live.follow(state.id, onLive);
+}
+
+// A change of the game, pushed by the server (live.js): the page shows the
+// new state unless it is sending a move of its own (its answer will).
+async function onLive(ev) {
+  if (!game || busy) return;
+  if (ev.serial === game.serial && ev.generation === game.generation &&
+      (ev.undo_votes || []).length === (game.undo_votes || []).length) return;
+  try { show(await api('GET', '/api/games/' + game.id)); } catch (e) { /* the next event */ }
+}
+
+// A bot's move, asked by every page that plays a seat: the first asking
+// makes it, the others' (409: that decision is answered) are dropped.
+async function stepBot(serial) {
+  if (busy || !game || game.serial !== serial) return;
+  try { show(await api('POST', '/api/games/' + game.id + '/step', { serial })); } catch (e) { /* another page did */ }
 }
 
 async function send(path, body) {
@@ -288,16 +309,10 @@ function listChoices(title, options, here) {
   for (const o of options) {
     const b = el('button', { type: 'button', class: here ? 'choice here' : 'choice', 'data-option': o.i }, o.text);
     b.onclick = () => choose(o.i);
+    b.onmouseenter = () => Board.preview(o, game.players);
+    b.onmouseleave = () => Board.clearPreview();
     box.appendChild(b);
   }
-}
-
-// A figure kind's label: its initial, or its first two letters when another
-// kind on offer shares the initial (follower, fairy).
-function initial(name, kinds) {
-  if (!name) return '?';
-  const clash = [...kinds].some((k) => k !== name && k[0] === name[0]);
-  return name[0].toUpperCase() + (clash ? name[1] : '');
 }
 
 function drawOverlay() {
@@ -310,7 +325,6 @@ function drawOverlay() {
   const d = game.decision;
   if (!d || !d.human) return;
   const g = groups(d);
-  const kinds = new Set(d.options.map((o) => o.target.figure).filter((k) => k));
   for (const p of g.places.values()) {
     const r = svgEl('rect', { class: 'spot', x: p.px + 2, y: p.py + 2, width: p.size - 4, height: p.size - 4,
                               'data-x': p.x, 'data-y': p.y, 'data-rots': p.rots.map((q) => 90 * q.rot).join(' ') });
@@ -326,27 +340,22 @@ function drawOverlay() {
     ghost.innerHTML = game.drawn.svg[spot.rots[spot.k].rot];
     layer.insertBefore(ghost, layer.firstChild);
   }
-  for (const m of g.marks.values()) {
-    const o = m.options[0], t = o.target;
-    const c = svgEl('circle', { class: 'target ' + t.kind, cx: m.px, cy: m.py, r: MARK_RADIUS,
-                                'data-options': m.options.map((q) => q.i).join(' ') });
-    const title = svgEl('title');
-    title.textContent = m.options.map((q) => q.text).join('\n');
-    c.appendChild(title);
-    c.addEventListener('click', () => {
-      if (m.options.length === 1) choose(o.i);
-      else listChoices('Here:', m.options, true);
-    });
-    layer.appendChild(c);
-    const label = svgEl('text', { class: 'target-label', x: m.px, y: m.py + 3 });
-    // Each kind of figure that acts here: its initial, ✕ for a removal.
-    const marks = [...new Set(m.options.map((q) => q.target.kind === 'remove' ? '✕' : initial(q.target.figure, kinds)))];
-    label.textContent = marks.join('').length <= 2 ? marks.join('') : '…';
-    layer.appendChild(label);
-  }
+  Board.drawMarks(layer, [...g.marks.values()], game.players, choose, listChoices);
+  if (spot) Board.previewPlace(d.options[spot.rots[spot.k].i], game.players);
 }
 
 function playerName(seat) { return game.players[seat] ? game.players[seat].name : '?'; }
+
+// The figures a player holds (prisoners of the Tower), counted by owner
+// and kind: "holds 2 follower of Blue".
+function heldText(held) {
+  const counts = new Map();
+  for (const h of held) {
+    const key = h.kind + ' of ' + h.owner;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return counts.size ? 'holds ' + [...counts].map(([k, n]) => n + ' ' + k).join(', ') : '';
+}
 
 function drawScores() {
   const tb = $('scores').tBodies[0];
@@ -359,7 +368,8 @@ function drawScores() {
     const td = el('td');
     td.append(sw, ' ' + p.name + (p.human ? '' : ' (' + p.agent + ')'));
     tr.append(td, el('td', { class: 'score', 'data-seat': p.seat }, String(p.score)),
-              el('td', { class: 'help' }, p.followers >= 0 ? p.followers + ' followers' : ''));
+              el('td', { class: 'help' }, p.followers >= 0 ? p.followers + ' followers' : ''),
+              el('td', { class: 'held help', 'data-seat': p.seat }, heldText(p.held || [])));
     tb.appendChild(tr);
   }
 }
@@ -407,12 +417,20 @@ function status() {
     return 'Game over: ' + game.players.filter((p) => p.score === best).map((p) => p.name).join(' and ') + ' won.';
   }
   const d = game.decision, who = playerName(d.seat);
+  if (d.person && !d.human) return 'Turn ' + game.turn + ': waiting for ' + who + '.';
   if (!d.human) return who + ' (' + game.players[d.seat].agent + ') is thinking…';
   return 'Turn ' + game.turn + ', ' + game.pile_left + ' tiles left. ' + who + ': ' + d.label;
 }
 
 function show(state) {
   game = state;
+  Live.learn(state);
+  // a person's decision is this page's to answer only when it holds that
+  // seat's secret; on the others' pages it waits for them
+  if (game.decision) {
+    game.decision.person = game.decision.human;
+    game.decision.human = game.decision.human && Live.canMove(game.decision.seat);
+  }
   clearTimeout(botTimer);
   document.body.setAttribute('data-serial', game.serial);
   document.body.setAttribute('data-finished', game.finished ? '1' : '0');
@@ -420,6 +438,8 @@ function show(state) {
   const board = $('board').querySelector('svg');
   board.setAttribute('width', game.board.width * BOARD_ZOOM);
   board.setAttribute('height', game.board.height * BOARD_ZOOM);
+  Board.drawLastMoves(board, game);
+  Board.drawModules(game, showError);
   $('status').textContent = status();
   const d = game.decision;
   if (spot && !(d && d.human)) spot = null;
@@ -443,10 +463,13 @@ function show(state) {
   dl.hidden = false;
   dl.href = '/api/games/' + game.id + '/record';
   dl.setAttribute('download', 'carc-' + game.id + '.rec');
-  $('undo').hidden = !game.players.some((p) => p.human) || game.finished;
-  document.body.setAttribute('data-waiting', game.finished || game.failed ? 'over' : d.human ? 'human' : 'bot');
-  if (d && !d.human && !game.failed)
-    botTimer = setTimeout(() => send('/step', { serial: game.serial }), BOT_DELAY_MS);
+  $('undo').hidden = !Live.mine().length || game.finished;
+  Live.panel(game, send);
+  document.body.setAttribute('data-waiting', game.finished || game.failed ? 'over' : d.human ? 'human' : d.person ? 'other' : 'bot');
+  if (d && !d.person && !game.failed && !game.finished && Live.mine().length) {
+    const serial = game.serial;
+    botTimer = setTimeout(() => stepBot(serial), BOT_DELAY_MS);
+  }
 }
 
 async function loadFile(ev) {
@@ -472,6 +495,7 @@ async function start() {
   $('undo').onclick = () => send('/undo', {});
   $('rotate').onclick = () => rotate(1);
   $('place').onclick = () => spot && choose(spot.rots[spot.k].i);
+  $('show-tiles').onclick = () => game && Board.showTiles(game.id).catch((e) => showError(e.message));
   document.addEventListener('keydown', (e) => {
     if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;
     if (e.key === 'r' || e.key === 'R') rotate(e.key === 'R' ? -1 : 1);
@@ -481,14 +505,15 @@ async function start() {
     e.preventDefault();
     rotate(e.deltaY < 0 ? -1 : 1);
   }, { passive: false });
-  const m = location.hash.match(/game=([0-9a-f]{16})/);
-  if (m) {
-    try {
-      openGame(await api('GET', '/api/games/' + m[1]));
+  try {
+    const id = await Live.fromAddress();
+    if (id) {
+      openGame(await api('GET', '/api/games/' + id));
       return;
-    } catch (e) {
-      showError(e.message);
     }
+  } catch (e) {
+    showError(e.message);
+    return;
   }
   await showNewGame();
 }

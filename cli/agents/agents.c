@@ -7,9 +7,43 @@
 
 #include "play_terminal.h"
 
+static bool restricted(const agent *a) { return a->no_farmers || a->no_figure[0] || a->no_rule[0]; }
+
+/* Option i alone, without the rule that some option must be allowed. */
+static bool allowed_alone(const agent *a, const carc_game *g, int i)
+{
+    if (a->no_rule[0]) {
+        const char *owner = carc_option_owner(g, i);
+        if (owner && strcmp(owner, a->no_rule) == 0) return false;
+    }
+    if (!a->no_farmers && !a->no_figure[0]) return true;
+    char text[CARC_OPTION_TEXT_MAX + 1];
+    carc_option_text(g, i, text, sizeof text);
+    if (strncmp(text, "deploy ", 7) != 0) return true;
+    const char *kind = text + 7;
+    size_t kl = strcspn(kind, " ");
+    if (a->no_figure[0] && strlen(a->no_figure) == kl && strncmp(kind, a->no_figure, kl) == 0) return false;
+    return !(a->no_farmers && strncmp(kind + kl, " field@", 7) == 0);
+}
+
+bool agent_allows(const agent *a, const carc_game *g, int i)
+{
+    if (!restricted(a) || allowed_alone(a, g, i)) return true;
+    for (int k = 0; k < carc_option_count(g); k++)
+        if (allowed_alone(a, g, k)) return false;
+    return true; /* nothing is allowed: everything is */
+}
+
 static int choose_random(agent *a, carc_game *g)
 {
-    return (int)carc_rng_below(&a->rng, (uint32_t)carc_option_count(g));
+    int n = carc_option_count(g);
+    if (!restricted(a)) return (int)carc_rng_below(&a->rng, (uint32_t)n);
+    int ok = 0;
+    for (int i = 0; i < n; i++) ok += agent_allows(a, g, i);
+    int pick = (int)carc_rng_below(&a->rng, (uint32_t)ok);
+    for (int i = 0; i < n; i++)
+        if (agent_allows(a, g, i) && pick-- == 0) return i;
+    return 0;
 }
 
 /* The hand-written judgement, as one number for the player: score lead
@@ -105,6 +139,7 @@ static double option_value(agent *a, const carc_game *g, int opt, int me, int de
         double v = -1e9;
         int n = carc_option_count(c);
         for (int i = 0; i < n && !a->spent; i++) {
+            if (!agent_allows(a, c, i)) continue;
             double w = option_value(a, c, i, me, depth - 1, level + 1);
             if (w > v) v = w;
         }
@@ -122,7 +157,10 @@ static int choose_greedy(agent *a, carc_game *g)
         return (int)carc_rng_below(&a->rng, (uint32_t)n);
     double bestv = -1e18;
     a->spent = false;
+    bool some = false;
     for (int i = 0; i < n; i++) {
+        if (!agent_allows(a, g, i)) continue;
+        if (!some) best = i, some = true; /* the first allowed, until one is better */
         double v = option_value(a, g, i, me, 1, 0);
         if (a->spent) {
             /* The scripts' account for trying this decision's moves is
@@ -181,6 +219,30 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
     snprintf(err, errn, "agent %s: '%s' is not %s", a->spec, s,
              search ? "a budget (200ms, 2s, 5000it; at most 100000it or 60s), 'trained' or 'eval=FILE'"
                     : "'trained' or 'eval=FILE'");
+    return false;
+}
+
+/* ":no-farmers", ":no-figure=KIND", ":no-rule=NAME": restricted play, for
+ * the agents that choose among the options themselves (random, greedy). */
+static bool parse_restriction(agent *a, const char *name, const char *s, char *err, size_t errn)
+{
+    if (a->choose != choose_random && a->choose != choose_greedy) {
+        snprintf(err, errn, "agent '%s' takes no ':%s' (restricted play is for random and greedy)", name, s);
+        return false;
+    }
+    if (strcmp(s, "no-farmers") == 0) {
+        a->no_farmers = true;
+        return true;
+    }
+    if (strncmp(s, "no-figure=", 10) == 0 && s[10] && strlen(s + 10) < sizeof a->no_figure) {
+        snprintf(a->no_figure, sizeof a->no_figure, "%s", s + 10);
+        return true;
+    }
+    if (strncmp(s, "no-rule=", 8) == 0 && s[8] && strlen(s + 8) < sizeof a->no_rule) {
+        snprintf(a->no_rule, sizeof a->no_rule, "%s", s + 8);
+        return true;
+    }
+    snprintf(err, errn, "agent %s: '%s' is not a restriction (no-farmers, no-figure=KIND, no-rule=PLUGIN)", a->spec, s);
     return false;
 }
 
@@ -248,6 +310,14 @@ agent *agent_create(const char *spec, uint64_t seed, int seat, char *err, size_t
         /* eval=FILE takes the rest: a path may hold a colon */
         if (strncmp(parts, "eval=", 5) == 0) next = NULL;
         if (next) *next++ = 0;
+        if (strncmp(parts, "no-", 3) == 0) {
+            if (!parse_restriction(a, name, parts, err, errn)) {
+                agent_free(a);
+                return NULL;
+            }
+            parts = next;
+            continue;
+        }
         if (!judges || !parse_part(a, parts, a->choose == mcts_choose, err, errn)) {
             if (!judges) snprintf(err, errn, "agent '%s' takes no ':%s'", name, parts);
             agent_free(a);
@@ -267,11 +337,17 @@ void agent_free(agent *a)
 }
 
 const agent_kind agent_kinds[] = {
-    {"random", "picks any option, uniformly", NULL, "picks any option, uniformly", choose_random, false},
+    {"random", "picks any option, uniformly", NULL,
+     "picks any option, uniformly; random:no-farmers, :no-figure=KIND,\n"
+     ":no-rule=PLUGIN: restricted as greedy's are",
+     choose_random, false},
     {"greedy", "best immediate score change", "trained",
      "best immediate score change, with a positional term; greedy:trained\n"
      "judges with the weights learned for the variant (carc train),\n"
-     "greedy:eval=FILE with a weights file",
+     "greedy:eval=FILE with a weights file; greedy:no-farmers never puts a\n"
+     "figure on a field, greedy:no-figure=KIND never deploys KIND,\n"
+     "greedy:no-rule=PLUGIN never takes an option a plugin or script offers\n"
+     "(restricted play: docs/measures.md)",
      choose_greedy, true},
     {"human", "a person: at the terminal (carc play) or at the page (carc serve)", NULL, "you, at the terminal",
      choose_human, false},

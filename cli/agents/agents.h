@@ -44,7 +44,20 @@ struct agent {
      * count of decisions it happened in is reported (study reports). */
     bool spent;
     long fallbacks;
+    /* Restricted play (Jaffe et al., AIIDE 2012; docs/measures.md): the
+     * options the agent may not choose, from its spec's ":no-farmers",
+     * ":no-figure=KIND" and ":no-rule=NAME" (random and greedy). */
+    bool no_farmers;
+    char no_figure[32];   /* "" none */
+    char no_rule[48];     /* "" none */
 };
+
+/* Whether the agent's restrictions let it choose option i of g's pending
+ * decision: not a figure on a field (no-farmers), not a figure of the kind
+ * (no-figure), not an option offered by the plugin or script (no-rule).
+ * When none of the decision's options is allowed, every one is (a decision
+ * must be answered). */
+bool agent_allows(const agent *a, const carc_game *g, int i);
 
 /* The search agent's choice (agent_mcts.c). */
 int mcts_choose(agent *a, carc_game *g);

@@ -28,13 +28,7 @@ static int add_option(study *s, const char *v)
 static int judging(const cli_args *args, const study *a, const study_flags *fl, compare_settings *cs, char *key,
                    size_t keyn, double *width)
 {
-    cs->blocks = cli_int(args, "--blocks", cs->blocks);
-    for (int k = 0; k < cli_count(args, "--min-effect"); k++)
-        if (!compare_min_effect(cs, cli_nth(args, "--min-effect", k))) {
-            fprintf(stderr, "carc compare: --min-effect expects points=X, share=X or turns=X (X >= 0), not '%s'\n",
-                    cli_nth(args, "--min-effect", k));
-            return 2;
-        }
+    if (study_judging(args, cs) != 0) return 2;
     const char *v = cli_text(args, "--until-width", NULL);
     if (!v) return 0;
     const char *eq = strrchr(v, '=');
@@ -60,7 +54,7 @@ static int run(const cli_args *args)
     static study a, b;
     study_defaults(&a);
     study_flags fl = {0};
-    if (study_from_args(args, &a, &fl) < 0) return 2;
+    if (study_from_args(args, &a, &fl) < 0 || study_skill_gap(args, &a) != 0) return 2;
     compare_settings cs;
     compare_settings_default(&cs);
     char until_key[48] = "", staged_err[1400];
@@ -141,10 +135,14 @@ static const cli_flag flags[] = {
     FLAG_TEXTS("--option-a", "KEY=VALUE", "a rule option for A only (repeatable)"),
     FLAG_TEXTS("--option-b", "KEY=VALUE", "a rule option for B only (repeatable)"),
     FLAG_U64("--seed-b", "S", "a different seed set for B (games no longer paired)"),
+    FLAG_TEXT("--skill-gap", "STRONG,WEAK", "play these agents against each other, seats rotated from game to\n"
+                                             "game (instead of --players); the measure skill-gap is STRONG's win\n"
+                                             "share under A and B (docs/measures.md)"),
     FLAG_INT("--blocks", "N", 2, 256, "judge each measure over N blocks of consecutive games (default 10):\n"
                                       "its interval is Student's t over the blocks' mean differences"),
     FLAG_TEXTS("--min-effect", "UNIT=X", "the practical threshold of a finding, per unit (repeatable):\n"
-                                          "points=X (default 1), share=X (default 0.02), turns=X (default 1)"),
+                                          "points=X (default 1), share=X (default 0.02), turns=X (default 1),\n"
+                                          "count=X (default 0.5: lead changes, options, choices)"),
     FLAG_TEXT("--until-width", "MEASURE=W", "play --games first, then as many more blocks as the measure\n"
                                             "needs for a 95% interval at most W wide (Stein's two-stage\n"
                                             "procedure); measures: mean-score, spread, first-lead, first-win,\n"
@@ -167,7 +165,9 @@ const cli_command command_compare = {
     .summary = "the same seeds under two rule sets: which measures differ, and by how much",
     .about = "Plays the same seeds under A and B (B defaults to A: then change it with\n"
              "--option-b) and prints, per measure (mean score, score spread, first-player\n"
-             "lead and win share, game length, winner's margin, points by reason), the\n"
+             "lead and win share, game length, winner's margin, closeness, lead changes,\n"
+             "the turn the winner led from, options and choices, the skill gap with\n"
+             "--skill-gap, points by reason: docs/measures.md), the\n"
              "means under A and B, the mean paired difference B - A with its 95% interval\n"
              "over independent blocks of games, the interval corrected for testing every\n"
              "measure at once (Holm), how many blocks agree, and whether it is a finding:\n"
@@ -177,7 +177,8 @@ const cli_command command_compare = {
              "Example: carc compare base --option-b farm-scoring=none --games 2000 --jobs 2\n\n"
              "A and B are each a variant name, a file or a composition (base+robbers+fairy).\n"
              "Besides the metrics, the report says in how many games the winner changed\n"
-             "between A and B, with its 95% interval. --records DIR keeps A's records in\n"
+             "between A and B, with its 95% interval, beside the share between unrelated\n"
+             "games (A's game k, B's game k + 1). --records DIR keeps A's records in\n"
              "DIR/a/ and B's in DIR/b/.\n",
     CLI_FLAGS(flags),
     .hints = hints,

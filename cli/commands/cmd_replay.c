@@ -7,6 +7,7 @@
 #include "term_text.h"
 #include "ascii.h"
 #include "commands.h"
+#include "held_json.h"
 #include "json_io.h"
 #include "record.h"
 
@@ -16,9 +17,14 @@ static int print_json(const carc_game *g)
     const carc_rules *r = carc_game_rules(g);
     json_t *players = json_array(), *events = json_array();
     bool ok = players && events;
-    for (int p = 0; ok && p < carc_players(g); p++)
-        ok = json_array_append_new(players, json_pack("{s:o,s:i}", "name", json_text(carc_player_name(g, p)), "score",
-                                                      carc_score(g, p))) == 0;
+    for (int p = 0; ok && p < carc_players(g); p++) {
+        json_t *one = json_pack("{s:o,s:i}", "name", json_text(carc_player_name(g, p)), "score", carc_score(g, p));
+        /* The figures the player holds (prisoners), only when there are some. */
+        json_t *held = held_figures_json(g, p);
+        if (one && held && json_array_size(held) > 0) json_object_set(one, "held", held);
+        json_decref(held);
+        ok = json_array_append_new(players, one) == 0;
+    }
     for (int i = 0; ok && i < carc_awards(g); i++) {
         const carc_award *a = carc_award_at(g, i);
         ok = json_array_append_new(events, json_pack("{s:o,s:i,s:i,s:o,s:i,s:b}", "player",

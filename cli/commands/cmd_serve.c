@@ -12,6 +12,7 @@
 #include "serve_access.h"
 #include "serve_http.h"
 #include "serve_registry.h"
+#include "serve_store.h"
 #include "term_text.h"
 
 static int run(const cli_args *a)
@@ -28,8 +29,19 @@ static int run(const cli_args *a)
     }
     for (int k = 0; k < cfg.nallow_hosts; k++) allow[k] = cli_nth(a, "--allow-host", k);
     cfg.allow_hosts = allow;
-    /* only this machine reaches a loopback address; beyond it, the key */
-    cfg.needs_key = !access_is_loopback(cfg.listen);
+    /* only this machine reaches a loopback address; beyond it, the key. A
+     * name given with --allow-host is one others use (a reverse proxy's,
+     * docs/serve.md): the key too, though the proxy connects over loopback */
+    cfg.needs_key = !access_is_loopback(cfg.listen) || cfg.nallow_hosts > 0;
+    cfg.max_games = cli_int(a, "--max-games", SERVE_MAX_GAMES);
+    if (cfg.max_games == 0) cfg.max_games = -1; /* no limit */
+    cfg.max_connections = (unsigned)cli_int(a, "--max-connections", SERVE_MAX_CONNECTIONS);
+    cfg.per_address = (unsigned)cli_int(a, "--max-per-address", SERVE_MAX_PER_ADDRESS);
+    cfg.max_streams = (int)cfg.max_connections * 3 / 4;
+    cfg.streams_per_address = cli_int(a, "--max-streams-per-address", SERVE_MAX_STREAMS_PER_ADDRESS);
+    char db_default[1200];
+    store_default_path(db_default, sizeof db_default);
+    const char *db = cli_text(a, "--db", db_default);
     struct stat st;
     if (stat(cfg.save_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "carc serve: --save-dir %s is not a folder\n", cfg.save_dir);
@@ -44,6 +56,31 @@ static int run(const cli_args *a)
     }
 
     char err[8192] = "", id[24] = "";
+    const char *sync = cli_text(a, "--db-sync", "normal");
+    if (strcmp(sync, "normal") != 0 && strcmp(sync, "full") != 0) {
+        fprintf(stderr, "carc serve: --db-sync is normal or full, not '%s'\n", sync);
+        return 2;
+    }
+    if (store_open(db, strcmp(sync, "full") == 0, err, sizeof err) < 0) {
+        fprintf(stderr, "carc serve: %s\n", err);
+        return 1;
+    }
+    /* every game in progress, played again from its stored lines */
+    static char ids[SERVE_MAX_GAMES * 4][24];
+    int nactive = store_active_ids(ids, (int)(sizeof ids / sizeof ids[0]), err, sizeof err), loaded = 0;
+    if (nactive < 0) {
+        fprintf(stderr, "carc serve: %s\n", err);
+        store_close();
+        return 1;
+    }
+    for (int i = 0; i < nactive; i++) {
+        serve_session *s = store_load(ids[i], err, sizeof err);
+        if (s && registry_add(s, err, sizeof err) == 0) loaded++;
+        else {
+            if (s) session_free(s);
+            fprintf(stderr, "carc serve: the game %s cannot be played again: %s\n", ids[i], err);
+        }
+    }
     if (resume) {
         /* A FIFO or a device is refused, never waited on. */
         size_t len = 0;
@@ -78,6 +115,7 @@ static int run(const cli_args *a)
     if (!d) {
         fprintf(stderr, "carc serve: %s\n", err);
         registry_clear();
+        store_close();
         return 1;
     }
     const char *key = serve_key(d);
@@ -89,12 +127,15 @@ static int run(const cli_args *a)
         printf("carc serve: listening on %s port %d, not only on this machine: whoever has the address below "
                "(with its key) can play and read the games; open http://%s%s%s:%d/?key=%s%s%s\n",
                cfg.listen, port, v6 ? "[" : "", cfg.listen, v6 ? "]" : "", port, key, *id ? "#game=" : "", id);
-    printf("carc serve: records are saved in %s; Ctrl-C stops the server\n", cfg.save_dir);
+    printf("carc serve: games are kept in %s (%d in progress, %d played again); records are saved in %s; "
+           "the lobby: /lobby.html; Ctrl-C stops the server\n",
+           db, nactive, loaded, cfg.save_dir);
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);
     serve_stop(d);
     registry_clear();
+    store_close();
     printf("carc serve: stopped\n");
     return 0;
 }
@@ -109,6 +150,15 @@ static const cli_flag flags[] = {
     FLAG_TEXT("--save-dir", "DIR", "where new games' records go (default: the current folder,\n"
                                    "as carc-ID.rec)"),
     FLAG_TEXT("--resume", "FILE", "open a saved game; it goes on saving to FILE"),
+    FLAG_TEXT("--db", "PATH", "the database of the games, their seats and moves (default:\n"
+                              "$XDG_DATA_HOME/carc/carc.db, else ~/.local/share/carc/carc.db)"),
+    FLAG_TEXT("--db-sync", "normal|full", "normal: a killed server loses no move answered; full: a\n"
+                                          "power cut neither (one disk flush per move)"),
+    FLAG_INT("--max-games", "N", 0, 100000, "games in progress at once (default 1000; 0: no limit)"),
+    FLAG_INT("--max-connections", "N", 16, 10000, "connections open at once (default 512)"),
+    FLAG_INT("--max-per-address", "N", 1, 10000, "connections open at once from one address (default 64)"),
+    FLAG_INT("--max-streams-per-address", "N", 1, 10000,
+             "live pages open at once from one address (default 16)"),
 };
 
 const cli_command command_serve = {

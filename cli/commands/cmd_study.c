@@ -56,10 +56,12 @@ static int on_setting(void *user, const char *section, const char *name, const c
         return 0;
     }
     static const char *const flags[] = {"players", "games", "seed", "seed-b", "blocks", "min-effect", "until-width",
-                                        "max-games", "option", "option-a", "option-b", "variant"};
+                                        "max-games", "option", "option-a", "option-b", "variant", "skill-gap",
+                                        "vary", "measures"};
     if (strcmp(name, "command") == 0) {
-        if (strcmp(value, "compare") != 0 && strcmp(value, "sim") != 0 && strcmp(value, "tournament") != 0) {
-            ini_reader_fail(&sf->rd, "command = compare, sim or tournament, not '%s'", value);
+        if (strcmp(value, "compare") != 0 && strcmp(value, "sim") != 0 && strcmp(value, "tournament") != 0 &&
+            strcmp(value, "sweep") != 0) {
+            ini_reader_fail(&sf->rd, "command = compare, sweep, sim or tournament, not '%s'", value);
             return 0;
         }
         snprintf(sf->command, sizeof sf->command, "%s", value);
@@ -83,7 +85,7 @@ static int on_setting(void *user, const char *section, const char *name, const c
         }
     ini_reader_fail(&sf->rd,
                     "unknown setting '%s' (command, a, b, variant, option, option-a, option-b, players, games, seed, "
-                    "seed-b, blocks, min-effect, until-width, max-games)",
+                    "seed-b, blocks, min-effect, until-width, max-games, skill-gap, vary, measures)",
                     name);
     return 0;
 }
@@ -115,12 +117,13 @@ static int run(const cli_args *args)
         term_error("carc study run", err);
         return 1;
     }
-    bool compare = strcmp(sf.command, "compare") == 0;
+    /* compare and sweep name their variants a (the baseline) and b */
+    bool compare = strcmp(sf.command, "compare") == 0 || strcmp(sf.command, "sweep") == 0;
     if (!sf.command[0] || (!compare && (sf.a || sf.b)) || (compare && !sf.a)) {
         fprintf(stderr, "carc study run: %s: %s\n", path,
-                !sf.command[0] ? "no 'command = compare, sim or tournament'"
-                : compare      ? "a compare study names its variants 'a = ...' (and 'b = ...')"
-                               : "'a' and 'b' are a compare study's; sim and tournament take 'variant ='");
+                !sf.command[0] ? "no 'command = compare, sweep, sim or tournament'"
+                : compare      ? "a compare or sweep study names its variants 'a = ...' (and 'b = ...')"
+                               : "'a' and 'b' are a compare or sweep study's; sim and tournament take 'variant ='");
         return 1;
     }
     /* The command line's own flags: how to print and where, not what to
@@ -162,9 +165,10 @@ static int run(const cli_args *args)
         }
     }
     sf.argv[sf.argc] = NULL;
-    const cli_command *c = compare ? &command_compare
-                           : strcmp(sf.command, "sim") == 0 ? &command_sim
-                                                            : &command_tournament;
+    const cli_command *c = strcmp(sf.command, "compare") == 0 ? &command_compare
+                           : strcmp(sf.command, "sweep") == 0 ? &command_sweep
+                           : strcmp(sf.command, "sim") == 0   ? &command_sim
+                                                              : &command_tournament;
     return cli_main(c, sf.argc, sf.argv);
 }
 
@@ -192,15 +196,16 @@ const cli_command command_study = {
              "variants, copied elsewhere, runs to the same numbers. The report names the study\n"
              "file and every variant, script and plugin with its SHA-256.\n\n"
              "FILE (INI), one [study] section:\n"
-             "  command = compare | sim | tournament   (required)\n"
-             "  a = VARIANT, b = VARIANT               (compare; b defaults to a)\n"
+             "  command = compare | sweep | sim | tournament   (required)\n"
+             "  a = VARIANT, b = VARIANT               (compare, sweep; b defaults to a)\n"
              "  variant = VARIANT                      (sim, tournament; default base)\n"
              "  option = KEY=VALUE                     (sim, tournament; repeatable)\n"
              "  option-a = KEY=VALUE, option-b = KEY=VALUE  (compare; repeatable)\n"
              "  players = A,B[,...]   games = N   seed = S   seed-b = S (compare)\n"
              "  blocks = N   min-effect = UNIT=X (repeatable)   until-width = MEASURE=W\n"
-             "  max-games = N                          (compare: as its flags)\n"
-             "docs/house-rules.md, section 7, walks through one.\n",
+             "  max-games = N   skill-gap = STRONG,WEAK (compare: as its flags)\n"
+             "  vary = KEY=VALUES (repeatable)   measures = KEY,...   (sweep: as its flags)\n"
+             "docs/house-rules.md, section 9, walks through one.\n",
     CLI_FLAGS(flags),
     .run = run,
 };

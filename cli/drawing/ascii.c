@@ -143,7 +143,7 @@ static void draw_figures(char *grid, int w, const view *v, int ox0, int oy0, int
     int on_tile[4096] = {0};
     for (int f = 0; f < v->nfigs; f++) {
         const view_figure *fg = &v->figs[f];
-        if (fg->where == CARC_AT_TRACK) continue;
+        if (view_off_board(fg)) continue;
         const view_tile *t = &v->tiles[fg->tile];
         if (t->x < minx || t->x > maxx || t->y < miny || t->y > maxy) continue;
         char *cell = grid + (size_t)(oy0 + (t->y - miny) * TH) * w + ox0 + (t->x - minx) * TW;
@@ -226,11 +226,12 @@ void ascii_figures(const carc_game *g, FILE *out)
     int n = 0;
     for (int f = 0; f < v.nfigs; f++) {
         const view_figure *fg = &v.figs[f];
-        if (strcmp(fg->kind_name, "follower") == 0) continue;
+        if (strcmp(fg->kind_name, "follower") == 0 && fg->where != CARC_AT_HELD) continue;
         fprintf(out, "%s", n++ ? "; " : "figures: ");
         if (fg->owner >= 0) fprintf(out, "%s's %s", v.names[fg->owner], fg->kind_name);
         else fprintf(out, "the %s (%c)", fg->kind_name, toupper((unsigned char)fg->kind_name[0]));
         if (fg->where == CARC_AT_TRACK) fprintf(out, " on track space %d", fg->space);
+        else if (fg->where == CARC_AT_HELD) fprintf(out, " held by %s", v.names[fg->space]);
         else fprintf(out, " at %d,%d", v.tiles[fg->tile].x, v.tiles[fg->tile].y);
         if (fg->where == CARC_AT_SEGMENT) fprintf(out, " (%s)", v.tiles[fg->tile].segs[fg->seg].kind_name);
         if (fg->where == CARC_AT_CORNER) fprintf(out, " (corner@%s)", view_corner_name(fg->space));
@@ -284,6 +285,32 @@ void ascii_tile_turns(const carc_rules *r, int type, const bool fits[4], FILE *o
     }
 }
 
+/* The figures each player holds (prisoners), one line, when any is held:
+ * "held: Red holds 1 follower of Blue; Blue holds 2 follower of Red". */
+static void ascii_held(const view *v, FILE *out)
+{
+    int n = 0;
+    for (int holder = 0; holder < v->nplayers; holder++)
+        for (int owner = 0; owner < v->nplayers; owner++)
+            for (int f = 0; f < v->nfigs; f++) {
+                const view_figure *fg = &v->figs[f];
+                if (fg->where != CARC_AT_HELD || fg->space != holder || fg->owner != owner) continue;
+                /* One entry per kind: count this kind's figures once, at its first. */
+                bool first = true;
+                int count = 0;
+                for (int h = 0; h < v->nfigs; h++) {
+                    const view_figure *o = &v->figs[h];
+                    if (o->where != CARC_AT_HELD || o->space != holder || o->owner != owner || o->kind != fg->kind) continue;
+                    if (h < f) first = false;
+                    count++;
+                }
+                if (!first) continue;
+                fprintf(out, "%s%s holds %d %s of %s", n++ ? "; " : "held: ", v->names[holder], count, fg->kind_name,
+                        v->names[owner]);
+            }
+    if (n) fputc('\n', out);
+}
+
 void ascii_scores(const carc_game *g, FILE *out)
 {
     view v;
@@ -318,6 +345,7 @@ void ascii_scores(const carc_game *g, FILE *out)
         fputc(')', out);
     }
     fputc('\n', out);
+    ascii_held(&v, out);
     view_free(&v);
 }
 

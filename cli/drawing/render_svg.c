@@ -1,7 +1,7 @@
 /* render_svg.c - the board as an SVG picture: the tiles (svg_tile.c) at their
  * board positions, the figures on their segments or tiles, the coordinates,
- * the players and scores, and the score track (spaces 0-49) with each
- * player's marker and the robbers. Every shape names what it shows in
+ * the players and scores with the figures each holds (prisoners), and the
+ * score track (spaces 0-49) with each player's marker and the robbers. Every shape names what it shows in
  * attributes (class, data-x, data-y, data-owner...), see docs/render.md. */
 #include <string.h>
 
@@ -13,6 +13,10 @@
 #define TRACK_SPACES 50
 #define TRACK_COLS 25
 #define LEGEND_ROW 18.0
+/* Where the row of a player's prisoners starts after the legend's text,
+ * and the step from one to the next. */
+#define HELD_X 230.0
+#define HELD_STEP 14.0
 
 void xml_text(FILE *out, const char *s)
 {
@@ -151,6 +155,14 @@ static void figure_open(FILE *out, const view *v, const view_figure *fg)
         fprintf(out, " data-where=\"track\" data-space=\"%d\">", fg->space);
         return;
     }
+    if (fg->where == CARC_AT_HELD) {
+        fprintf(out, " data-where=\"held\" data-holder=\"%d\"><title>", fg->space);
+        xml_text(out, v->names[fg->owner]);
+        fprintf(out, "'s %s, held by ", fg->kind_name);
+        xml_text(out, v->names[fg->space]);
+        fprintf(out, "</title>");
+        return;
+    }
     const view_tile *t = &v->tiles[fg->tile];
     fprintf(out, " data-where=\"%s\" data-tile=\"%d\" data-x=\"%d\" data-y=\"%d\"",
             fg->where == CARC_AT_SEGMENT ? "segment" : fg->where == CARC_AT_CORNER ? "corner" : "tile", fg->tile, t->x,
@@ -174,9 +186,18 @@ void svg_corner_anchor(int corner, double *x, double *y)
     *y = corner == CARC_CORNER_SE || corner == CARC_CORNER_SW ? TILE_UNITS : 0;
 }
 
+/* How many figures before f the same player holds. */
+static int held_before(const view *v, int f)
+{
+    int n = 0;
+    for (int i = 0; i < f; i++) n += v->figs[i].where == CARC_AT_HELD && v->figs[i].space == v->figs[f].space;
+    return n;
+}
+
 /* Followers on their segment's anchor; figures on a tile (dragon, fairy,
  * Ark) in its corners; figures at a corner (the barn) on the point where
- * the four tiles meet; robbers on their track space. */
+ * the four tiles meet; robbers on their track space; figures a player
+ * holds (prisoners) in a row after that player's line of the legend. */
 void svg_figures(FILE *out, const svg_layout *l, const view *v)
 {
     static const double corner_x[4] = {74, 26, 74, 26}, corner_y[4] = {74, 74, 26, 26};
@@ -189,6 +210,9 @@ void svg_figures(FILE *out, const svg_layout *l, const view *v)
             svg_track_space_centre(l, fg->space, &x, &y);
             x += (fg->owner % 3 - 1) * 6.0;
             y += 4;
+        } else if (fg->where == CARC_AT_HELD) {
+            x = l->board_x + HELD_X + HELD_STEP * held_before(v, f);
+            y = l->legend_y + fg->space * LEGEND_ROW + 6;
         } else {
             const view_tile *t = &v->tiles[fg->tile];
             if (fg->where == CARC_AT_SEGMENT) {
@@ -204,7 +228,7 @@ void svg_figures(FILE *out, const svg_layout *l, const view *v)
             y = tile_py(l, t->y) + y * s;
         }
         figure_open(out, v, fg);
-        icon_figure(out, fg->kind_name, fg->owner, x, y, fg->where == CARC_AT_TRACK ? 0.6 : 0.75);
+        icon_figure(out, fg->kind_name, fg->owner, x, y, view_off_board(fg) ? 0.6 : 0.75);
         fprintf(out, "</g>");
     }
     fprintf(out, "</g>\n");

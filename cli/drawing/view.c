@@ -80,11 +80,12 @@ static int fill_figures(view *v, const carc_game *g)
         view_figure vf;
         if (carc_figure(g, f, &vf.kind, &vf.owner, &vf.where, &vf.tile, &vf.seg, &vf.space) < 0) continue;
         if (vf.where == CARC_AT_NONE) continue; /* in the supply or the box */
-        if (vf.where != CARC_AT_TRACK && (vf.tile < 0 || vf.tile >= v->ntiles)) continue;
+        if (vf.where == CARC_AT_HELD && (vf.owner < 0 || vf.space < 0 || vf.space >= carc_players(g))) continue;
+        if (!view_off_board(&vf) && (vf.tile < 0 || vf.tile >= v->ntiles)) continue;
         if (vf.where == CARC_AT_SEGMENT && (vf.seg < 0 || vf.seg >= v->tiles[vf.tile].nsegs))
             vf.where = CARC_AT_TILE; /* no such segment: show it on its tile */
         if (vf.where != CARC_AT_SEGMENT) vf.seg = -1;
-        if (vf.where == CARC_AT_TRACK) vf.tile = -1;
+        if (view_off_board(&vf)) vf.tile = -1;
         vf.kind_name = carc_figure_kind_name(v->rules, vf.kind);
         v->figs[v->nfigs++] = vf;
     }

@@ -38,9 +38,13 @@ typedef struct view_figure {
     int kind;             /* figure-kind id; kind_name is its name */
     const char *kind_name;
     int owner;            /* seat, or -1 for a neutral figure */
-    int where;            /* CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK or CARC_AT_CORNER */
+    int where;            /* CARC_AT_SEGMENT, CARC_AT_TILE, CARC_AT_TRACK,
+                             CARC_AT_CORNER or CARC_AT_HELD (in a player's
+                             hand: a prisoner) */
     int tile, seg;        /* index into view.tiles and its segment; -1 */
-    int space;            /* score-track space (CARC_AT_TRACK), corner (CARC_AT_CORNER) */
+    int space;            /* score-track space (CARC_AT_TRACK), corner
+                             (CARC_AT_CORNER), or the seat holding it
+                             (CARC_AT_HELD) */
 } view_figure;
 
 typedef struct view {
@@ -49,7 +53,7 @@ typedef struct view {
     view_tile *tiles;     /* in the order placed (the game's tile indices) */
     int minx, maxx, miny, maxy;
     int nfigs;
-    view_figure *figs;    /* figures on the board or the track only */
+    view_figure *figs;    /* figures on the board, the track or in a hand */
     int nplayers;
     char names[CARC_MAX_PLAYERS][64]; /* copies: a view outlives its game */
     int scores[CARC_MAX_PLAYERS];
@@ -69,6 +73,12 @@ int view_of_tile_type(view *v, const carc_rules *r, int type, int rot);
  * -1 when there is no such tile. */
 int view_tile_of_game(view_tile *t, const carc_game *g, int tile);
 void view_free(view *v);
+
+/* Whether a view figure stands off the board (on the track or in a hand). */
+static inline int view_off_board(const view_figure *f)
+{
+    return f->where == CARC_AT_TRACK || f->where == CARC_AT_HELD;
+}
 
 /* The segment of a tile at a board port, or -1. */
 int view_seg_at_port(const view_tile *t, int port);

@@ -28,7 +28,7 @@ static fig_place *figures_of(const carc_game *g, int *n)
 static int same_place(const fig_place *a, const fig_place *b)
 {
     if (a->where != b->where) return 0;
-    if (a->where == CARC_AT_TRACK) return a->space == b->space;
+    if (a->where == CARC_AT_TRACK || a->where == CARC_AT_HELD) return a->space == b->space;
     if (a->where == CARC_AT_NONE) return 1;
     if (a->where == CARC_AT_CORNER) return a->tile == b->tile && a->space == b->space;
     return a->tile == b->tile && (a->where != CARC_AT_SEGMENT || a->seg == b->seg);
@@ -54,6 +54,23 @@ static void figure_spot(const carc_game *g, const fig_place *f, option_target *t
         t->corner = f->space;
         svg_corner_anchor(f->space, &t->ax, &t->ay);
     }
+}
+
+/* The one figure kind a script defines (the fairy's, the robbers'), which
+ * its options that put a figure somewhere move; NULL when it defines none
+ * or several (the page then draws a figure of no kind). */
+static const char *sole_figure_of(const carc_rules *r, const char *script, int *per_player)
+{
+    const char *found = NULL;
+    for (int kind = 0; kind < carc_figure_kinds(r); kind++) {
+        int each = 0;
+        const char *by = carc_figure_kind_definer(r, kind, &each);
+        if (!by || strcmp(by, script) != 0) continue;
+        if (found) return NULL;
+        found = carc_figure_kind_name(r, kind);
+        *per_player = each;
+    }
+    return found;
 }
 
 int option_target_of(const carc_game *g, int k, option_target *t)
@@ -84,16 +101,20 @@ int option_target_of(const carc_game *g, int k, option_target *t)
      * beside the board by its text. */
     const char *owner = carc_option_owner(g, k);
     if (carc_rules_scripts(carc_game_rules(g)) > 0 && owner && carc_rules_plugin_is_script(carc_game_rules(g), owner)) {
+        int per_player = 0;
+        const char *figure = sole_figure_of(carc_game_rules(g), owner, &per_player);
         if (o->tile == CARC_OPTION_TRACK) {
             t->kind = TARGET_TRACK;
             t->space = o->seg;
             t->owner = carc_decision_player(g);
+            t->figure = figure;
             return 0;
         }
         if (o->tile < 0 || o->tile >= carc_tiles_placed(g)) return 0;
         fig_place f = {-1, -1, o->seg >= 0 ? CARC_AT_SEGMENT : CARC_AT_TILE, o->tile, o->seg, 0};
         figure_spot(g, &f, t);
-        t->figure = NULL;
+        t->figure = figure;
+        t->owner = figure && per_player > 0 ? carc_decision_player(g) : -1;
         t->kind = TARGET_FIGURE;
         return 0;
     }
@@ -123,15 +144,16 @@ int option_target_of(const carc_game *g, int k, option_target *t)
     for (int i = 0; i < (na > nb ? na : nb); i++) {
         const fig_place *was = i < nb ? &before[i] : NULL, *is = i < na ? &after[i] : &none;
         if (was && same_place(was, is)) continue;
-        if (is->where == CARC_AT_NONE) {
-            if (was && !gone) gone = was;
+        /* Into a hand (a prisoner) leaves the board like going home. */
+        if (is->where == CARC_AT_NONE || is->where == CARC_AT_HELD) {
+            if (was && was->where != CARC_AT_HELD && !gone) gone = was;
             continue;
         }
         figure_spot(c, is, t);
         t->kind = is->where == CARC_AT_TRACK ? TARGET_TRACK : TARGET_FIGURE;
         goto out;
     }
-    if (gone && gone->where != CARC_AT_TRACK) {
+    if (gone && gone->where != CARC_AT_TRACK && gone->where != CARC_AT_NONE) {
         figure_spot(g, gone, t);
         t->kind = TARGET_REMOVE;
     }

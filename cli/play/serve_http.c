@@ -19,8 +19,12 @@
 #include "commands.h"
 #include "json_io.h"
 #include "serve_access.h"
+#include "serve_events.h"
 #include "serve_registry.h"
+#include "serve_docs.h"
+#include "serve_seats.h"
 #include "serve_state.h"
+#include "serve_store.h"
 #include "serve_watch.h"
 
 struct serve_daemon {
@@ -29,7 +33,16 @@ struct serve_daemon {
     int port;
     serve_access *access;
     serve_watch *watch;
+    bool stopping;        /* its live streams end (serve_events.h) */
 };
+
+static const char *const no_key =
+    "this server asks for its key: open the address carc serve printed when it started (it ends in "
+    "?key=...), or send the header Authorization: Bearer KEY; a game's own link opens that game";
+
+static const char *const links_only =
+    "this game is open to its links only: open the link you were given (it ends in #game=ID&key=...), or "
+    "the server's own address with its key";
 
 /* One request: its body as it arrives, up to its limit. */
 typedef struct request {
@@ -40,6 +53,7 @@ typedef struct request {
 } request;
 
 typedef struct reply {
+    struct MHD_Response *custom; /* a response made by the route (a live stream), sent as it is */
     int status;
     char *body;           /* malloc'd */
     size_t len;
@@ -236,13 +250,74 @@ static void describe_variant(reply *r, const char *name)
 
 static void list_agents(reply *r) { reply_json(r, 200, serve_agents_json()); }
 
-/* The reply of a game's state. */
-static void reply_state(reply *r, int status, const serve_session *s)
+/* The persons' seats (agent "human", a bot standing in or not), as a bit set. */
+static unsigned person_seats(const serve_session *s)
+{
+    unsigned m = 0;
+    for (int p = 0; p < s->nplayers; p++)
+        if (strcmp(s->agents[p], "human") == 0) m |= 1u << p;
+    return m;
+}
+
+/* The persons present: their seats with no bot standing in. */
+static unsigned voters(const serve_session *s)
+{
+    unsigned m = 0;
+    for (int p = 0; p < s->nplayers; p++)
+        if (session_is_human(s, p)) m |= 1u << p;
+    return m;
+}
+
+/* Whether the seed and the record may be shown to this caller: once the
+ * game is over; while it is played, to a game of at most one person, or to
+ * the host once every person present agreed (POST reveal). */
+static bool future_shown(const serve_session *s, game_caller who)
+{
+    if (carc_is_finished(s->g) || s->failed[0]) return true;
+    unsigned persons = person_seats(s);
+    if ((persons & (persons - 1)) == 0) return who.role == ROLE_HOST || who.role == ROLE_SEAT;
+    return who.role == ROLE_HOST && (s->reveal_votes & voters(s)) == voters(s);
+}
+
+static json_t *votes_json(unsigned votes, const serve_session *s)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < s->nplayers; p++)
+        if (votes & (1u << p)) json_array_append_new(a, json_integer(p));
+    return a;
+}
+
+/* A game's state as the caller may see it: nothing of the future (the
+ * seed) while the game is played, the record's file to the host only, the
+ * links to share to the host only; `you` says who the caller is. */
+static void reply_game_state(reply *r, int status, const serve_session *s, game_caller who)
 {
     json_t *j = serve_state_json(s);
-    if (!j) reply_error(r, 500, "out of memory");
-    else reply_json(r, status, j);
+    if (!j) {
+        reply_error(r, 500, "out of memory");
+        return;
+    }
+    if (!future_shown(s, who)) json_object_del(j, "seed");
+    if (who.role != ROLE_HOST) json_object_del(j, "save");
+    static const char *const roles[] = {"none", "spectator", "seat", "host"};
+    json_t *you = json_pack("{s:s}", "role", roles[who.role]);
+    if (who.role == ROLE_SEAT) json_object_set_new(you, "seat", json_integer(who.seat));
+    json_object_set_new(j, "you", you);
+    if (who.role == ROLE_HOST) json_object_set_new(j, "links", seats_links(s));
+    json_t *players = json_object_get(j, "players");
+    for (int p = 0; p < s->nplayers; p++) {
+        json_t *pl = json_array_get(players, (size_t)p);
+        json_object_set_new(pl, "person", json_boolean(strcmp(s->agents[p], "human") == 0));
+        json_object_set_new(pl, "standin", json_text(s->standin[p]));
+    }
+    json_object_set_new(j, "undo_votes",
+                        votes_json(s->undo_serial == s->nlines ? s->undo_votes : 0, s));
+    json_object_set_new(j, "reveal_votes", votes_json(s->reveal_votes, s));
+    json_object_set_new(j, "generation", json_integer(s->generation));
+    reply_json(r, status, j);
 }
+
+static int max_games; /* games in progress a server holds (serve_config.max_games; 0: no limit) */
 
 json_t *serve_open_game(serve_session *s, const char *id, bool new_file, char *err, size_t errn, int *status)
 {
@@ -252,8 +327,18 @@ json_t *serve_open_game(serve_session *s, const char *id, bool new_file, char *e
      * nor served. */
     json_t *state = serve_state_json(s);
     *status = 500;
+    int active = store_count_active();
     if (!state) snprintf(err, errn, "out of memory");
-    else if (session_save(s, err, errn) < 0) {
+    else if (max_games > 0 && active >= max_games) {
+        snprintf(err, errn,
+                 "this server holds %d games in progress, its limit (carc serve --max-games): finish or end one "
+                 "first",
+                 active);
+        *status = 503;
+        json_decref(state);
+        state = NULL;
+    } else if (seats_make_secrets(s, err, errn) < 0 || session_save(s, err, errn) < 0 ||
+               store_save(s, err, errn) < 0) {
         json_decref(state);
         state = NULL;
     } else if (registry_add(s, err, errn) < 0) {
@@ -272,8 +357,18 @@ static void add_game(reply *r, serve_session *s, const char *id)
     char err[1024] = "";
     int status = 500;
     json_t *state = serve_open_game(s, id, true, err, sizeof err, &status);
-    if (!state) reply_error(r, status, "%s", err);
-    else reply_json(r, 201, state);
+    if (!state) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    /* the creator is the host: the state as the host sees it, and the links to share */
+    json_decref(state);
+    serve_session *g = registry_take(id);
+    if (!g) reply_error(r, 500, "the new game is gone");
+    else {
+        reply_game_state(r, 201, g, (game_caller){ROLE_HOST, -1});
+        registry_give(g);
+    }
 }
 
 static void new_game(reply *r, const serve_config *cfg, const request *q)
@@ -366,36 +461,167 @@ static void load_game(reply *r, const serve_config *cfg, const request *q)
     json_decref(j);
 }
 
+/* After a change the game is committed before it is acknowledged: a move
+ * the database refused is not answered 200 (the game stops here; the
+ * server, started again, goes on from the last move stored). Then its
+ * pages are woken. */
+static int commit_change(serve_session *s, char *err, size_t errn, int *status)
+{
+    if (store_save(s, err, errn) < 0) {
+        snprintf(s->failed, sizeof s->failed, "%s", err);
+        *status = 500;
+        return -1;
+    }
+    events_changed(s->id, s->nlines, s->generation);
+    return 0;
+}
+
+static const char *const role_names[] = {"nobody", "a spectator", "a seat", "the host"};
+
+/* POST undo: with one person present it is done; with several, each
+ * person asks, and the move is taken back when all have asked for the
+ * same position (a move in between starts the count again). */
+static int undo_vote(serve_session *s, game_caller who, bool *done, char *err, size_t errn, int *status)
+{
+    *done = false;
+    *status = 403;
+    if (who.role != ROLE_SEAT || !session_is_human(s, who.seat)) {
+        snprintf(err, errn, "undo is asked from a person's seat (its own link), not by %s", role_names[who.role]);
+        return -1;
+    }
+    if (s->undo_serial != s->nlines) s->undo_votes = 0;
+    s->undo_serial = s->nlines;
+    s->undo_votes |= 1u << who.seat;
+    if ((s->undo_votes & voters(s)) != voters(s)) return 0;
+    s->undo_votes = 0;
+    *done = true;
+    return session_undo(s, err, errn, status);
+}
+
+/* POST seat {"seat", "agent"}: the host hands a person's seat to a bot of
+ * the server's list, or back to the person ("human"). */
+static int seat_change(reply *r, serve_session *s, json_t *j, char *err, size_t errn, int *status)
+{
+    long long seat;
+    json_t *agent_v = json_object_get(j, "agent");
+    *status = 400;
+    if (!int_field(r, j, "seat", 0, s->nplayers - 1, &seat)) return -2;
+    if (!json_is_string(agent_v)) {
+        snprintf(err, errn, "\"agent\" must be \"human\" (the person takes the seat back) or a bot");
+        return -1;
+    }
+    if (strcmp(s->agents[seat], "human") != 0) {
+        snprintf(err, errn, "seat %lld is a bot's (%s), not a person's", seat + 1, s->agents[seat]);
+        return -1;
+    }
+    const char *spec = json_string_value(agent_v);
+    if (strcmp(spec, "human") == 0) {
+        s->standin[seat][0] = 0;
+        return 0;
+    }
+    if (!session_agent_ok(spec, (int)seat, err, errn)) return -1;
+    snprintf(s->standin[seat], sizeof s->standin[seat], "%s", spec);
+    return 0;
+}
+
 /* POST /api/games/ID/ACTION with the session taken. */
-static void game_action(reply *r, serve_session *s, const char *action, const request *q)
+static void game_action(reply *r, serve_session *s, const char *action, const request *q, game_caller who)
 {
     char err[4096] = "";
-    int status = 400, rc;
+    int status = 400, rc = 0;
     long long serial = 0, option = 0;
     json_t *j = NULL;
-    if (strcmp(action, "undo") != 0) {
-        if (!(j = parse_body(r, q))) return;
-        if (!int_field(r, j, "serial", 0, 1 << 30, &serial)) goto out;
+    bool needs_serial = strcmp(action, "choose") == 0 || strcmp(action, "step") == 0;
+    if (!needs_serial && q->len == 0) j = json_object(); /* undo, reveal, end: no body needed */
+    else if (!(j = parse_body(r, q))) return;
+    if (needs_serial && !int_field(r, j, "serial", 0, 1 << 30, &serial)) goto out;
+    if (who.role == ROLE_SPECTATOR) {
+        reply_error(r, 403, "a spectator's link reads the game and moves nothing");
+        goto out;
     }
     if (strcmp(action, "choose") == 0) {
         if (!int_field(r, j, "option", -(1LL << 31), (1LL << 31) - 1, &option)) goto out;
+        int seat = carc_is_finished(s->g) ? -1 : carc_decision_player(s->g);
+        if (who.role != ROLE_SEAT) {
+            reply_error(r, 403, "a move is made with its seat's own link (the host's moves no seat)");
+            goto out;
+        }
+        if (seat >= 0 && seat != who.seat && session_is_human(s, seat) && (int)serial == s->nlines) {
+            reply_error(r, 403, "this link is %s's seat; the move is %s's", s->names[who.seat], s->names[seat]);
+            goto out;
+        }
+        if (seat >= 0 && seat != who.seat && (int)serial == s->nlines && !session_is_human(s, seat)) {
+            reply_error(r, 409, "it is %s's turn, a bot (%s)", s->names[seat],
+                        s->standin[seat][0] ? s->standin[seat] : s->agents[seat]);
+            goto out;
+        }
         rc = session_choose(s, (int)serial, (int)option, err, sizeof err, &status);
     } else if (strcmp(action, "step") == 0) {
         rc = session_bot_step(s, (int)serial, err, sizeof err, &status);
     } else if (strcmp(action, "undo") == 0) {
-        rc = session_undo(s, err, sizeof err, &status);
+        bool done;
+        rc = undo_vote(s, who, &done, err, sizeof err, &status);
+        if (rc == 0 && !done) {
+            reply_game_state(r, 202, s, who); /* waiting for the others */
+            events_changed(s->id, s->nlines, s->generation);
+            goto out;
+        }
+    } else if (strcmp(action, "reveal") == 0) {
+        if (who.role != ROLE_SEAT) {
+            reply_error(r, 403, "the seed is revealed when every person agrees, each from their own seat's link");
+            goto out;
+        }
+        s->reveal_votes |= 1u << who.seat;
+        events_changed(s->id, s->nlines, s->generation);
+        reply_game_state(r, 200, s, who);
+        goto out;
+    } else if (strcmp(action, "seat") == 0 || strcmp(action, "end") == 0) {
+        if (who.role != ROLE_HOST) {
+            reply_error(r, 403, "only the host (the host's link) may %s",
+                        action[0] == 's' ? "hand a seat to a bot or back" : "end the game");
+            goto out;
+        }
+        if (action[0] == 's') {
+            rc = seat_change(r, s, j, err, sizeof err, &status);
+            if (rc == -2) goto out;
+        } else rc = session_end(s, err, sizeof err, &status);
     } else {
-        reply_error(r, 404, "no action '%.40s' (choose, step, undo)", action);
+        reply_error(r, 404, "no action '%.40s' (choose, step, undo, reveal, seat, end, claim)", action);
         goto out;
     }
+    if (rc == 0) rc = commit_change(s, err, sizeof err, &status);
     if (rc < 0) reply_error(r, status, "%s", err);
-    else reply_state(r, 200, s);
+    else reply_game_state(r, 200, s, who);
 out:
     json_decref(j);
 }
 
-static void record_download(reply *r, const serve_session *s)
+/* GET /api/docs/NAME: a module's rules page as Markdown text (the page
+ * shows it as text: no HTML from the file is ever run). */
+static void rules_page(reply *r, const char *name)
 {
+    char err[512];
+    int status;
+    size_t len;
+    char *text = serve_doc_text(name, &len, err, sizeof err, &status);
+    if (!text) {
+        reply_error(r, status, "%s", err);
+        return;
+    }
+    r->status = 200;
+    r->body = text;
+    r->len = len;
+    r->type = "text/markdown; charset=utf-8";
+}
+
+static void record_download(reply *r, const serve_session *s, game_caller who)
+{
+    if (!future_shown(s, who)) {
+        reply_error(r, 403,
+                    "the record holds the seed, which decides the tiles still to come: it is given when the game "
+                    "is over, or to the host once every person agreed (POST /api/games/ID/reveal)");
+        return;
+    }
     size_t len;
     char *text = session_record_text(s, &len);
     if (!text) {
@@ -417,33 +643,290 @@ static bool id_ok(const char *id, size_t n)
     return true;
 }
 
-/* /api/games/ID[/ACTION] */
-static void game_route(reply *r, const char *rest, bool post, const request *q)
+/* The game with this id, locked: in memory, or played again from the
+ * database (a game let go, or one of before a restart). NULL when none. */
+static serve_session *take_game(const char *id, char *err, size_t errn)
+{
+    serve_session *s = registry_take(id);
+    if (s || !store_enabled()) return s;
+    s = store_load(id, err, errn);
+    if (!s) return NULL;
+    return registry_take_or_add(s, err, errn);
+}
+
+/* The secret a request gives for game id: X-Carc-Key, else the game's
+ * cookie. NULL when none. */
+static const char *game_secret(struct MHD_Connection *c, const char *id)
+{
+    const char *k = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Carc-Key");
+    if (k) return k;
+    char name[48];
+    seats_cookie_name(name, sizeof name, id);
+    return MHD_lookup_connection_value(c, MHD_COOKIE_KIND, name);
+}
+
+/* POST claim: the page opened from a link keeps its secret as the game's
+ * cookie (HttpOnly, this server's pages only), so its live stream, which
+ * sends no header of its own, carries it too. */
+static void claim(reply *r, const serve_session *s, game_caller who, const char *secret)
+{
+    if (who.role == ROLE_NONE || !secret) {
+        reply_error(r, 403, "that is not a link of this game");
+        return;
+    }
+    char name[48];
+    seats_cookie_name(name, sizeof name, s->id);
+    snprintf(r->cookie, sizeof r->cookie, "%s=%.40s; Path=/api/games/%s; HttpOnly; SameSite=Strict", name, secret,
+             s->id);
+    reply_game_state(r, 200, s, who);
+}
+
+/* ---- live streams (serve_events.h) ------------------------------------------------------ */
+
+/* One page following a game: what it saw last, and the bytes of the
+ * event being sent. */
+typedef struct stream {
+    const bool *stopping; /* the server's */
+    char id[24];
+    char address[64];
+    bool server_caller;
+    char secret[SESSION_SECRET_CHARS + 1];
+    int serial;               /* the record lines the page has seen (its Last-Event-ID) */
+    unsigned generation;
+    bool started;
+    double deadline;          /* it ends then: the page reconnects with its Last-Event-ID */
+    char *out;                /* an event not yet taken by the connection */
+    size_t off, len;
+} stream;
+
+static double mono_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The event for what the page has not seen: the log's entries since its
+ * serial (all of them after a takeback it missed), the new serial as the
+ * event's id. 0; -1 when the game is gone or the secret no longer opens it. */
+static int stream_event(stream *st)
+{
+    char err[512] = "";
+    serve_session *s = take_game(st->id, err, sizeof err);
+    if (!s) return -1;
+    game_caller who = seats_caller(s, st->secret[0] ? st->secret : NULL, st->server_caller);
+    if (who.role == ROLE_NONE) {
+        registry_give(s);
+        return -1;
+    }
+    bool restart = st->started && st->generation != s->generation;
+    if (st->serial > s->nlines) restart = true; /* lines the page saw were taken back */
+    int since = restart ? -1 : st->serial;
+    json_t *entries = json_array();
+    for (size_t i = 0; i < json_array_size(s->log); i++) {
+        json_t *e = json_array_get(s->log, i);
+        if (json_integer_value(json_object_get(e, "serial")) > since) json_array_append(entries, e);
+    }
+    int seat = carc_is_finished(s->g) ? -1 : carc_decision_player(s->g);
+    json_t *j = json_pack("{s:i, s:i, s:b, s:b, s:i, s:o, s:o}", "serial", s->nlines, "generation", s->generation,
+                          "restart", restart, "finished", carc_is_finished(s->g), "seat", seat, "undo_votes",
+                          votes_json(s->undo_serial == s->nlines ? s->undo_votes : 0, s), "entries", entries);
+    st->serial = s->nlines;
+    st->generation = s->generation;
+    st->started = true;
+    registry_give(s);
+    char *data = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!data) return -1;
+    free(st->out);
+    st->out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&st->out, &n);
+    if (!f) {
+        free(data);
+        return -1;
+    }
+    fprintf(f, "id: %d\nevent: game\ndata: %s\n\n", st->serial, data);
+    fclose(f);
+    free(data);
+    st->off = 0;
+    st->len = n;
+    return st->out ? 0 : -1;
+}
+
+/* The stream's bytes, as the connection asks for them. Blocks (each
+ * connection has its own thread) until the game changes, a keep-alive is
+ * due, or the stream's time is over. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    stream *st = cls;
+    (void)pos;
+    while (st->off == st->len) {
+        double left = st->deadline - mono_now();
+        if (left <= 0) return MHD_CONTENT_READER_END_OF_STREAM;
+        if (!st->started) {
+            if (stream_event(st) < 0) return MHD_CONTENT_READER_END_WITH_ERROR;
+            continue;
+        }
+        int serial = st->serial;
+        unsigned gen = st->generation;
+        int rc = events_wait(st->id, &serial, &gen, left < SERVE_KEEPALIVE_SECONDS ? left : SERVE_KEEPALIVE_SECONDS,
+                             st->stopping);
+        if (rc < 0) return MHD_CONTENT_READER_END_OF_STREAM;
+        if (rc == 0) { /* a comment keeps proxies and the idle timeout from closing a quiet stream */
+            free(st->out);
+            st->out = strdup(": keep-alive\n\n");
+            st->off = 0;
+            st->len = st->out ? strlen(st->out) : 0;
+            if (!st->out) return MHD_CONTENT_READER_END_WITH_ERROR;
+        } else if (stream_event(st) < 0) return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    size_t n = st->len - st->off < max ? st->len - st->off : max;
+    memcpy(buf, st->out + st->off, n);
+    st->off += n;
+    return (ssize_t)n;
+}
+
+static void stream_free(void *cls)
+{
+    stream *st = cls;
+    events_close(st->address);
+    free(st->out);
+    explicit_bzero(st->secret, sizeof st->secret);
+    free(st);
+}
+
+/* The client's address, as text, for the limits per address. */
+static void client_address(struct MHD_Connection *c, char *buf, size_t n)
+{
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(buf, n, "?");
+    if (!i || !i->client_addr) return;
+    if (i->client_addr->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)i->client_addr)->sin_addr, buf, (socklen_t)n);
+    else if (i->client_addr->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)i->client_addr)->sin6_addr, buf, (socklen_t)n);
+}
+
+/* GET /api/games/ID/events: the game's changes as server-sent events, from
+ * the Last-Event-ID the page gives (a reconnect) or from now. */
+static void live_stream(reply *r, const serve_daemon *d, struct MHD_Connection *c, const char *id,
+                        bool server_caller)
+{
+    char err[512] = "";
+    serve_session *s = take_game(id, err, sizeof err);
+    if (!s) {
+        if (server_caller) reply_error(r, 404, "no game '%s' on this server", id);
+        else reply_error(r, 403, "%s", links_only);
+        return;
+    }
+    const char *secret = game_secret(c, id);
+    game_caller who = seats_caller(s, secret, server_caller);
+    int serial = s->nlines;
+    registry_give(s);
+    if (who.role == ROLE_NONE) {
+        reply_error(r, 403, "%s", links_only);
+        return;
+    }
+    const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    if (last) {
+        char *end;
+        long v = strtol(last, &end, 10);
+        if (end == last || *end || v < 0 || v > (1 << 30)) {
+            reply_error(r, 400, "Last-Event-ID must be an event's id (a number of record lines)");
+            return;
+        }
+        serial = (int)v;
+    }
+    stream *st = calloc(1, sizeof *st);
+    if (!st) {
+        reply_error(r, 500, "out of memory");
+        return;
+    }
+    client_address(c, st->address, sizeof st->address);
+    int total = d->cfg.max_streams ? d->cfg.max_streams : SERVE_MAX_STREAMS;
+    int per = d->cfg.streams_per_address ? d->cfg.streams_per_address : SERVE_MAX_STREAMS_PER_ADDRESS;
+    if (!events_open(st->address, total, per)) {
+        free(st);
+        reply_error(r, 503,
+                    "too many live pages: at most %d in all and %d from one address (close a tab; the page "
+                    "still plays, reloading by hand)",
+                    total, per);
+        return;
+    }
+    st->stopping = &d->stopping;
+    snprintf(st->id, sizeof st->id, "%s", id);
+    snprintf(st->secret, sizeof st->secret, "%s", secret && strlen(secret) <= SESSION_SECRET_CHARS ? secret : "");
+    st->server_caller = server_caller;
+    st->serial = serial;
+    st->deadline = mono_now() + (d->cfg.stream_seconds > 0 ? d->cfg.stream_seconds : SERVE_STREAM_SECONDS);
+    r->custom = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
+    if (!r->custom) {
+        stream_free(st);
+        reply_error(r, 500, "out of memory");
+        return;
+    }
+    MHD_add_response_header(r->custom, "Content-Type", "text/event-stream");
+    MHD_add_response_header(r->custom, "X-Accel-Buffering", "no"); /* a proxy passes each event on at once */
+    r->status = 200;
+}
+
+/* /api/games/ID[/ACTION]. server_caller: the request holds the server's
+ * access, which hosts every game. */
+static void game_route(reply *r, const serve_daemon *d, struct MHD_Connection *c, const char *rest, bool post,
+                       const request *q, bool server_caller)
 {
     const char *slash = strchr(rest, '/');
     size_t n = slash ? (size_t)(slash - rest) : strlen(rest);
-    char id[24];
+    char id[24], err[2048] = "";
     if (!id_ok(rest, n)) {
         reply_error(r, 404, "no game '%.40s' (a game's id is 16 hex digits)", rest);
         return;
     }
     memcpy(id, rest, n);
     id[n] = 0;
-    serve_session *s = registry_take(id);
-    if (!s) {
-        reply_error(r, 404, "no game '%s' on this server (it may have ended with the server; load its record)", id);
+    const char *action = slash ? slash + 1 : "";
+    if (!post && strcmp(action, "events") == 0) {
+        live_stream(r, d, c, id, server_caller);
         return;
     }
-    const char *action = slash ? slash + 1 : "";
-    if (!post && !*action) reply_state(r, 200, s);
-    else if (!post && strcmp(action, "record") == 0) record_download(r, s);
-    else if (post && *action) game_action(r, s, action, q);
+    serve_session *s = take_game(id, err, sizeof err);
+    if (!s && !server_caller) /* which games exist is the server's own business */
+        reply_error(r, 403, "%s", links_only);
+    else if (!s && err[0]) reply_error(r, 500, "the game %s cannot be played again from the database: %s", id, err);
+    else if (!s) reply_error(r, 404, "no game '%s' on this server", id);
+    if (!s) return;
+    const char *secret = game_secret(c, id);
+    game_caller who = seats_caller(s, secret, server_caller);
+    if (who.role == ROLE_NONE)
+        reply_error(r, 403, "%s", links_only);
+    else if (!post && !*action) reply_game_state(r, 200, s, who);
+    else if (!post && strcmp(action, "record") == 0) record_download(r, s, who);
+    else if (!post && strcmp(action, "tiles") == 0) reply_json(r, 200, serve_tiles_left_json(s));
+    else if (post && strcmp(action, "claim") == 0) claim(r, s, who, secret);
+    else if (post && *action) game_action(r, s, action, q, who);
     else reply_error(r, 405, "%s /api/games/ID/%.40s is not a request of the API", post ? "POST" : "GET", action);
     registry_give(s);
 }
 
+/* GET /api/lobby: the games of the database, in progress and finished. */
+static void lobby(reply *r)
+{
+    char err[512] = "";
+    json_t *j = store_lobby(SERVE_LOBBY_GAMES, err, sizeof err);
+    if (!j) reply_error(r, 500, "%s", err[0] ? err : "out of memory");
+    else {
+        json_object_set_new(j, "stored", json_boolean(store_enabled()));
+        reply_json(r, 200, j);
+    }
+}
+
+/* Whether the url is a game's (/api/games/ID...): a game's link opens it
+ * without the server's key. */
+static bool game_url(const char *url) { return strncmp(url, "/api/games/", 11) == 0 && strlen(url) >= 27; }
+
 static void route(reply *r, const serve_daemon *d, struct MHD_Connection *c, const char *url, const char *method,
-                  const request *q)
+                  const request *q, bool server_caller)
 {
     const serve_config *cfg = &d->cfg;
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, post = strcmp(method, "POST") == 0;
@@ -465,13 +948,19 @@ static void route(reply *r, const serve_daemon *d, struct MHD_Connection *c, con
         return;
     }
     const char *api = url + 5;
+    if (!server_caller && !game_url(url)) {
+        reply_error(r, 403, "%s", no_key);
+        return;
+    }
     if (get && strcmp(api, "variants") == 0) list_variants(r);
     else if (get && strcmp(api, "variant") == 0)
         describe_variant(r, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "name"));
     else if (get && strcmp(api, "agents") == 0) list_agents(r);
+    else if (get && strncmp(api, "docs/", 5) == 0) rules_page(r, api + 5);
+    else if (get && strcmp(api, "lobby") == 0) lobby(r);
     else if (post && strcmp(api, "games") == 0) new_game(r, cfg, q);
     else if (post && strcmp(api, "load") == 0) load_game(r, cfg, q);
-    else if (strncmp(api, "games/", 6) == 0) game_route(r, api + 6, post, q);
+    else if (strncmp(api, "games/", 6) == 0) game_route(r, d, c, api + 6, post, q, server_caller);
     else reply_error(r, 404, "no %s %.80s in the API (docs/serve.md)", method, url);
 }
 
@@ -482,33 +971,40 @@ static watch_conn *conn_watch(struct MHD_Connection *c)
     return i ? i->socket_context : NULL;
 }
 
+
+/* Whether the request holds the server's own access (serve_access.h): a
+ * loopback server's caller, or the server's key. */
+static bool holds_server_access(const serve_daemon *d, struct MHD_Connection *c)
+{
+    char name[40];
+    access_cookie_name(name, sizeof name, d->port);
+    serve_caller who = access_caller(d->access, MHD_lookup_connection_value(c, MHD_COOKIE_KIND, name),
+                                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"));
+    return who.scope != ACCESS_NOTHING;
+}
+
 /* Who may ask (serve_access.h): the Host names this server, and a request
- * of the API holds a key when the server asks for one. A refusal, or NULL. */
+ * of the API holds the server's key when the server asks for one, or is a
+ * game's (its secret is checked there). A refusal, or NULL. */
 static const char *refusal(const serve_daemon *d, struct MHD_Connection *c, const char *url)
 {
     if (!access_host_ok(d->access, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host"), d->port))
         return "this server answers requests addressed to its own names only (localhost, its address; more with "
                "carc serve --allow-host NAME): a page of another site cannot drive it";
-    if (strncmp(url, "/api/", 5) != 0) return NULL;
-    char name[40];
-    access_cookie_name(name, sizeof name, d->port);
-    serve_caller who = access_caller(d->access, MHD_lookup_connection_value(c, MHD_COOKIE_KIND, name),
-                                     MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"));
-    if (who.scope == ACCESS_NOTHING)
-        return "this server asks for its key: open the address carc serve printed when it started (it ends in "
-               "?key=...), or send the header Authorization: Bearer KEY";
-    return NULL;
+    if (strncmp(url, "/api/", 5) != 0 || game_url(url)) return NULL;
+    return holds_server_access(d, c) ? NULL : no_key;
 }
 
 static enum MHD_Result send_reply(const serve_daemon *d, struct MHD_Connection *c, reply *r)
 {
-    watch_enter(d->watch, conn_watch(c), WATCH_REPLY);
-    struct MHD_Response *resp = MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
+    watch_enter(d->watch, conn_watch(c), r->custom ? WATCH_STREAM : WATCH_REPLY);
+    struct MHD_Response *resp =
+        r->custom ? r->custom : MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
         free(r->body);
         return MHD_NO;
     }
-    MHD_add_response_header(resp, "Content-Type", r->type);
+    if (!r->custom) MHD_add_response_header(resp, "Content-Type", r->type);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     /* no site may frame the page (a click on it could be a click on ours) */
@@ -563,7 +1059,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     watch_enter(d->watch, conn_watch(c), WATCH_WORKING);
     if (q->too_big) reply_error(&r, 413, "the body is larger than %zu bytes", q->limit);
-    else route(&r, d, c, url, method, q);
+    else route(&r, d, c, url, method, q, holds_server_access(d, c));
     return send_reply(d, c, &r);
 }
 
@@ -619,6 +1115,7 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
         return NULL;
     }
     d->cfg = *cfg;
+    max_games = cfg->max_games == 0 ? SERVE_MAX_GAMES : cfg->max_games < 0 ? 0 : cfg->max_games;
     d->access = access_new(cfg->listen, cfg->allow_hosts, cfg->nallow_hosts, cfg->needs_key && !cfg->key, err, errn);
     if (!d->access || (cfg->key && access_add_server_key(d->access, cfg->key) < 0)) {
         if (d->access) snprintf(err, errn, "the key must be %d hex digits", ACCESS_KEY_CHARS);
@@ -652,7 +1149,8 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
         return NULL;
     }
     d->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, handle, d, MHD_OPTION_SOCK_ADDR, sa,
-                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
+                              MHD_OPTION_CONNECTION_LIMIT,
+                              cfg->max_connections ? cfg->max_connections : (unsigned)SERVE_MAX_CONNECTIONS,
                               MHD_OPTION_PER_IP_CONNECTION_LIMIT,
                               cfg->per_address ? cfg->per_address : (unsigned)SERVE_MAX_PER_ADDRESS,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_SECONDS,
@@ -674,6 +1172,7 @@ serve_daemon *serve_start(const serve_config *cfg, int *port, char *err, size_t 
 void serve_stop(serve_daemon *d)
 {
     if (!d) return;
+    events_stop(&d->stopping); /* the live streams end, so their threads can */
     MHD_stop_daemon(d->mhd); /* every connection closed: the watch goes after */
     daemon_free(d);
 }

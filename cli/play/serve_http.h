@@ -20,6 +20,12 @@
 #define SERVE_BODY_SECONDS 30.0                   /* to send its body: 408, closed */
 #define SERVE_REPLY_SECONDS 60.0                  /* to take the reply: closed */
 #define SERVE_IDLE_SECONDS 30                     /* a connection silent this long is closed */
+#define SERVE_MAX_STREAMS 384                     /* live pages open at once (serve_events.h): 503 */
+#define SERVE_MAX_STREAMS_PER_ADDRESS 16          /* live pages from one address: 503 */
+#define SERVE_STREAM_SECONDS 600.0                /* a live stream ends then; the page reconnects */
+#define SERVE_KEEPALIVE_SECONDS 15.0              /* a quiet stream gets a comment this often */
+#define SERVE_MAX_GAMES 1000                      /* games in progress in the database: 503 */
+#define SERVE_LOBBY_GAMES 500                     /* games the lobby lists, newest first */
 
 typedef struct serve_config {
     const char *listen;      /* the address to bind: "127.0.0.1" unless --listen */
@@ -31,8 +37,11 @@ typedef struct serve_config {
     bool needs_key;          /* the API asks for the server's key (a bind beyond this machine) */
     const char *key;         /* that key as the caller chose it (tests); NULL: a fresh random one */
     /* the limits above, when not 0 (tests shorten them) */
-    double header_seconds, body_seconds, reply_seconds;
+    double header_seconds, body_seconds, reply_seconds, stream_seconds;
     unsigned per_address;
+    unsigned max_connections;
+    int max_streams, streams_per_address;
+    int max_games;           /* games in progress at once (--max-games); 0: SERVE_MAX_GAMES, -1: no limit */
 } serve_config;
 
 typedef struct serve_daemon serve_daemon;

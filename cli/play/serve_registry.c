@@ -51,6 +51,38 @@ int registry_add(serve_session *s, char *err, size_t errn)
     return slot < 0 ? -1 : 0;
 }
 
+serve_session *registry_take_or_add(serve_session *s, char *err, size_t errn)
+{
+    pthread_mutex_lock(&table_lock);
+    serve_session *there = NULL;
+    for (int i = 0; i < REGISTRY_MAX_GAMES && !there; i++)
+        if (games[i] && strcmp(games[i]->id, s->id) == 0) there = games[i];
+    pthread_mutex_unlock(&table_lock);
+    if (there) {
+        char id[24];
+        snprintf(id, sizeof id, "%s", s->id);
+        session_free(s);
+        return registry_take(id);
+    }
+    char id[24];
+    snprintf(id, sizeof id, "%s", s->id);
+    if (registry_add(s, err, errn) < 0) {
+        session_free(s);
+        return NULL;
+    }
+    return registry_take(id);
+}
+
+int registry_ids(char (*ids)[24], int max)
+{
+    int n = 0;
+    pthread_mutex_lock(&table_lock);
+    for (int i = 0; i < REGISTRY_MAX_GAMES && n < max; i++)
+        if (games[i]) snprintf(ids[n++], 24, "%s", games[i]->id);
+    pthread_mutex_unlock(&table_lock);
+    return n;
+}
+
 serve_session *registry_take(const char *id)
 {
     serve_session *s = NULL;

@@ -10,12 +10,18 @@
 /* Gives the session a fresh random id and adds it. 0, or -1 when every
  * game is in use (err set). */
 int registry_add(serve_session *s, char *err, size_t errn);
+/* Adds s unless a game of its id is there already (two requests loaded it
+ * from the database at once; s is then freed). The game, locked; NULL with
+ * err when every game is in use (s freed). */
+serve_session *registry_take_or_add(serve_session *s, char *err, size_t errn);
 /* The game with this id, locked; NULL when there is none. */
 serve_session *registry_take(const char *id);
 /* Unlocks a game taken. */
 void registry_give(serve_session *s);
 /* A new file name for a game's record in dir: dir/carc-ID.rec. */
 void registry_save_path(char *buf, size_t n, const char *dir, const char *id);
+/* The ids of the games held, into ids[max][24]; their count. */
+int registry_ids(char (*ids)[24], int max);
 /* A fresh id (16 hex digits). */
 void registry_new_id(char *buf, size_t n);
 /* Frees every game (at exit). */

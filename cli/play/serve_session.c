@@ -15,7 +15,7 @@
 
 bool session_is_human(const serve_session *s, int seat)
 {
-    return seat >= 0 && seat < s->nplayers && strcmp(s->agents[seat], "human") == 0;
+    return seat >= 0 && seat < s->nplayers && strcmp(s->agents[seat], "human") == 0 && !s->standin[seat][0];
 }
 
 int session_serial(const serve_session *s) { return s->nlines; }
@@ -57,8 +57,8 @@ static int add_line(serve_session *s, const char *text, int seat)
 
 static void log_entry(serve_session *s, const char *kind, int seat, const char *text)
 {
-    json_array_append_new(s->log, json_pack("{s:s, s:i, s:i, s:o}", "kind", kind, "seat", seat, "turn",
-                                            carc_turn_number(s->g), "text", json_text(text)));
+    json_array_append_new(s->log, json_pack("{s:s, s:i, s:i, s:i, s:o}", "kind", kind, "seat", seat, "turn",
+                                            carc_turn_number(s->g), "serial", s->nlines, "text", json_text(text)));
 }
 
 /* The awards since event `from`, into the log. */
@@ -69,8 +69,8 @@ static void log_awards(serve_session *s, int from)
         char text[256];
         log_award_text(s->g, i, text, sizeof text);
         json_array_append_new(
-            s->log, json_pack("{s:s, s:i, s:i, s:i, s:o, s:b, s:o}", "kind", "award", "seat", a->player, "turn",
-                              carc_turn_number(s->g), "points", a->points, "reason",
+            s->log, json_pack("{s:s, s:i, s:i, s:i, s:i, s:o, s:b, s:o}", "kind", "award", "seat", a->player, "turn",
+                              carc_turn_number(s->g), "serial", s->nlines, "points", a->points, "reason",
                               json_text(carc_reason_name(s->rules, a->reason)), "final",
                               (a->flags & CARC_AWARD_FINAL) != 0, "text", json_text(text)));
     }
@@ -120,10 +120,13 @@ static int apply(serve_session *s, int k, char *err, size_t errn)
                  text);
         return -1;
     }
+    seat_figures *before = seat_moves_before(s->g);
     if (carc_choose(s->g, k) < 0) {
+        free(before);
         snprintf(err, errn, "%s", carc_game_error(s->g));
         return -1;
     }
+    seat_moves_after(&s->moves, s->g, before, seat, tiles, s->nlines);
     int added = add_line(s, text, seat);
     if (added < 0) {
         snprintf(err, errn, "%s", added == -2 ? s->failed : "out of memory");
@@ -172,6 +175,7 @@ static int replay(serve_session *s, char *const *lines, int n, char *err, size_t
     if (!s->g) return -1;
     json_array_clear(s->log);
     s->last_tile = -1;
+    seat_moves_clear(&s->moves);
     s->failed[0] = 0;
     s->nlines = 0;
     s->line_bytes = 0;
@@ -237,7 +241,9 @@ static serve_session *session_alloc(void)
     if (!s) return NULL;
     s->log = json_array();
     s->last_tile = -1;
+    seat_moves_clear(&s->moves);
     s->max_line_bytes = CARC_RECORD_MAX_BYTES - SESSION_HEADER_ROOM;
+    s->stored = -1;
     if (!s->log || pthread_mutex_init(&s->lock, NULL) != 0) {
         json_decref(s->log);
         free(s);
@@ -313,6 +319,13 @@ agent *session_agent(const char *spec, uint64_t seed, int seat, char *err, size_
     else return a;
     agent_free(a);
     return NULL;
+}
+
+bool session_agent_ok(const char *spec, int seat, char *err, size_t errn)
+{
+    agent *a = session_agent(spec, 1, seat, err, errn);
+    agent_free(a);
+    return a != NULL;
 }
 
 /* Each seat is "human" or a bot of the server's list. */
@@ -464,16 +477,31 @@ int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *
     *status = 500;
     /* The bot's stream is its seed offset by the moves so far: a game
      * reloaded or undone plays on as deterministically as it began. */
-    agent *a = session_agent(s->agents[seat], s->seed + (uint64_t)s->nlines, seat, err, errn);
+    const char *spec = s->standin[seat][0] ? s->standin[seat] : s->agents[seat];
+    agent *a = session_agent(spec, s->seed + (uint64_t)s->nlines, seat, err, errn);
     if (!a) return -1;
     int k = a->choose(a, s->g);
     agent_free(a);
     if (k < 0 || k >= carc_option_count(s->g)) {
-        snprintf(err, errn, "the bot %s gave no option", s->agents[seat]);
+        snprintf(err, errn, "the bot %s gave no option", spec);
         return -1;
     }
     if (apply(s, k, err, errn) < 0) return -1;
     return finish_move(s, err, errn, status);
+}
+
+/* Plays the game again from lines[0..cut) (the session's list taken over
+ * by the caller, freed here), then on to the next decision, and saves. */
+static int take_back(serve_session *s, char **lines, int n, int cut, char *err, size_t errn)
+{
+    int rc = replay(s, lines, cut, err, errn);
+    if (rc == 0) rc = settle(s, err, errn);
+    if (rc == 0) rc = session_save(s, err, errn);
+    for (int i = 0; i < n; i++) free(lines[i]);
+    free(lines);
+    if (s->stored > cut) s->stored = cut;
+    s->generation++;
+    return rc;
 }
 
 int session_undo(serve_session *s, char *err, size_t errn, int *status)
@@ -498,11 +526,67 @@ int session_undo(serve_session *s, char *err, size_t errn, int *status)
     s->nlines = s->cap = 0;
     s->line_bytes = 0;
     *status = 500;
-    int rc = replay(s, lines, cut, err, errn);
-    if (rc == 0) rc = settle(s, err, errn);
-    if (rc == 0) rc = session_save(s, err, errn);
-    for (int i = 0; i < n; i++) free(lines[i]);
-    free(lines);
+    int rc = take_back(s, lines, n, cut, err, errn);
     free(seats);
     return rc;
+}
+
+int session_end(serve_session *s, char *err, size_t errn, int *status)
+{
+    *status = 409;
+    if (carc_is_finished(s->g)) {
+        snprintf(err, errn, "the game is over already");
+        return -1;
+    }
+    /* `end` goes between two turns: before the draw that began the turn
+     * being played (its moves so far are taken back), or before an earlier
+     * draw when that one cannot end there. */
+    for (int cut = s->nlines - 1; cut >= 0; cut--) {
+        if (s->line_seat[cut] != -1 || strncmp(s->lines[cut], "draw ", 5) != 0) continue;
+        char **lines = malloc((size_t)(cut + 1) * sizeof *lines);
+        if (!lines) break;
+        for (int i = 0; i < cut; i++) lines[i] = s->lines[i];
+        lines[cut] = "end";
+        /* a trial on a copy of the lines: the session's own stay until it works */
+        char **old = s->lines;
+        int *seats = s->line_seat, n = s->nlines, cap = s->cap;
+        s->lines = NULL;
+        s->line_seat = NULL;
+        s->nlines = s->cap = 0;
+        s->line_bytes = 0;
+        char e[512] = "";
+        int rc = replay(s, lines, cut + 1, e, sizeof e);
+        free(lines);
+        if (rc == 0) {
+            for (int i = 0; i < n; i++) free(old[i]);
+            free(old);
+            free(seats);
+            if (s->stored > cut) s->stored = cut;
+            s->generation++;
+            *status = 500;
+            return session_save(s, err, errn);
+        }
+        for (int i = 0; i < s->nlines; i++) free(s->lines[i]);
+        free(s->lines);
+        free(s->line_seat);
+        s->lines = old;
+        s->line_seat = seats;
+        s->nlines = n;
+        s->cap = cap;
+        s->line_bytes = 0;
+        for (int i = 0; i < n; i++) s->line_bytes += strlen(old[i]) + 1;
+    }
+    /* nothing ends it: the game as it was */
+    char **lines = s->lines;
+    int n = s->nlines;
+    int *seats = s->line_seat;
+    s->lines = NULL;
+    s->line_seat = NULL;
+    s->nlines = s->cap = 0;
+    s->line_bytes = 0;
+    *status = 500;
+    if (take_back(s, lines, n, n, err, errn) == 0) snprintf(err, errn, "the game cannot end here");
+    free(seats);
+    *status = 409;
+    return -1;
 }

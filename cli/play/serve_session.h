@@ -12,9 +12,11 @@
 
 #include "carc.h"
 #include "record.h"
+#include "seat_moves.h"
 
 #define SESSION_MAX_OPTIONS 32
 #define SESSION_MAX_WEIGHTS_NAME 40
+#define SESSION_SECRET_CHARS 32 /* a seat's, the host's, the spectators' secret: 128 random bits in hex */
 
 typedef struct serve_session {
     char id[24];
@@ -38,9 +40,23 @@ typedef struct serve_session {
     size_t line_bytes;        /* the lines' bytes in the record, newlines included */
     size_t max_line_bytes;    /* what they may take: a reader's limit less room for the header */
     int last_tile;            /* index of the tile laid last, -1 */
+    seat_moves moves;         /* each seat's last tile and figure */
     json_t *log;              /* the game's story, one object per entry */
     char save[1024];          /* the record's file */
     char failed[512];         /* why the game stopped, "" while it runs */
+
+    /* Who may do what (serve_seats.h): a secret per human seat, the host's
+     * and the spectators'; never in a record, never logged. "" for a bot's
+     * seat. */
+    char seat_secret[CARC_MAX_PLAYERS][SESSION_SECRET_CHARS + 1];
+    char host_secret[SESSION_SECRET_CHARS + 1];
+    char spectator_secret[SESSION_SECRET_CHARS + 1];
+    char standin[CARC_MAX_PLAYERS][64]; /* the bot the host put in an absent person's seat, "" */
+    unsigned undo_votes;      /* human seats asking to take back the move at undo_serial */
+    int undo_serial;
+    unsigned reveal_votes;    /* human seats agreeing that the host may see the seed during play */
+    int stored;               /* lines committed to the database (serve_store.h); -1: not in it */
+    unsigned generation;      /* counts takebacks: a page that saw lines since taken back starts over */
 } serve_session;
 
 /* What a new game is made of. */
@@ -72,7 +88,9 @@ struct agent;
  * DATA/weights/NAME.ini (carc_data_dir), never a file the spec names. NULL
  * with err for any other spec. */
 struct agent *session_agent(const char *spec, uint64_t seed, int seat, char *err, size_t errn);
-/* Whether seat p is played at the page. */
+/* Whether spec is a bot of the server's list (session_agent), err when not. */
+bool session_agent_ok(const char *spec, int seat, char *err, size_t errn);
+/* Whether seat p is played at the page (a person's seat with no bot standing in). */
 bool session_is_human(const serve_session *s, int seat);
 /* The number of record lines so far: it names the pending decision, so a
  * move sent for a decision already answered is refused. */
@@ -84,6 +102,9 @@ int session_serial(const serve_session *s);
 int session_choose(serve_session *s, int serial, int k, char *err, size_t errn, int *status);
 /* The bot whose turn it is makes its move. Same returns as session_choose. */
 int session_bot_step(serve_session *s, int serial, char *err, size_t errn, int *status);
+/* The host ends the game after the last whole turn (a record's `end`
+ * line: final scoring with tiles left). Same returns. */
+int session_end(serve_session *s, char *err, size_t errn, int *status);
 /* Takes back the last move made at the page and everything after it (the
  * record replayed less those lines); a finished game's moves stand (409).
  * Same returns. */

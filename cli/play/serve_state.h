@@ -10,9 +10,14 @@
 #include "serve_session.h"
 
 /* A new reference (the caller decrefs it), or NULL when out of memory (every
- * text in it is made valid UTF-8, json_text.h). The caller holds the
+ * text in it is made valid UTF-8, json_io.h). The caller holds the
  * session's lock. */
 json_t *serve_state_json(const serve_session *s);
+/* {"pile_left", "types": [{"type": "SET:ID", "left", "of", "svg"}]}: how
+ * many tiles of each type are still to come (carc_tiles_left_of_type; the
+ * counts only, never their order), each type's picture in tile units, for
+ * the page's "tiles left" panel. The caller holds the session's lock. */
+json_t *serve_tiles_left_json(const serve_session *s);
 /* The variant's options, players and title for the new-game form; NULL with
  * err and *status (400 when the loader refuses it, 500 out of memory). */
 json_t *serve_variant_json(const char *name, char *err, size_t errn, int *status);

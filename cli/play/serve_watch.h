@@ -18,6 +18,8 @@ typedef enum watch_phase {
     WATCH_BODY,    /* the request's body */
     WATCH_WORKING, /* the server answers: no deadline */
     WATCH_REPLY,   /* the reply is being sent */
+    WATCH_STREAM,  /* a live stream (serve_events.h): no deadline here; it ends itself after
+                      SERVE_STREAM_SECONDS, and the idle timeout closes it when its client reads nothing */
 } watch_phase;
 
 typedef struct watch_deadlines {

@@ -10,6 +10,7 @@
 
 #include "stats.h"
 #include "json_io.h"
+#include "measures.h"
 
 /* Share of the win of seat p in one game: 1/k for k tied winners. */
 static double win_share(const study_game *g, int n, int p)
@@ -98,7 +99,7 @@ static void header_text(const study *s, FILE *f, const char *prefix)
     fprintf(f, "%smodules   %s\n", prefix, s->modules);
     for (int i = 0; i < s->nsources; i++)
         fprintf(f, "%s%s %s sha256:%.12s\n", prefix, i ? "         " : "files    ", s->source_name[i], s->source_hash[i]);
-    if (study_file_name[0] && (!*prefix || *prefix == 'A'))
+    if (study_file_name[0] && *prefix != 'B') /* once: not again for B */
         fprintf(f, "%sstudy     %s sha256:%.12s\n", prefix, study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "%soptions   %s%s", prefix, s->nsettings ? "not at their default: " : "", buf);
@@ -140,7 +141,7 @@ json_t *study_about_json(const study *s)
 
 /* JSON: what was run (study_about_json), the files it read with their
  * hashes, the study file, the players, the games and the seed. */
-static json_t *header_json(const study *s)
+json_t *report_header_json(const study *s)
 {
     json_t *h = study_about_json(s), *files = json_array(), *players = json_array();
     for (int i = 0; i < s->nsources; i++)
@@ -200,7 +201,7 @@ static void header_csv(const study *s, FILE *f, const char *side)
     fprintf(f, "# %smodules: %s\n", side, s->modules);
     for (int i = 0; i < s->nsources; i++)
         fprintf(f, "# %sfile: %s sha256:%s\n", side, s->source_name[i], s->source_hash[i]);
-    if (study_file_name[0] && (!*side || *side == 'A'))
+    if (study_file_name[0] && *side != 'B')
         fprintf(f, "# study file: %s sha256:%s\n", study_file_name, study_file_hash);
     settings_line(s, buf, sizeof buf);
     fprintf(f, "# %soptions not at their default: %s\n", side, s->nsettings ? buf : "none");
@@ -209,6 +210,12 @@ static void header_csv(const study *s, FILE *f, const char *side)
     players_line(s, buf, sizeof buf);
     fprintf(f, "# %splayers: %s\n# %sgames: %d, study seed %llu\n", side, buf, side, s->nresults,
             (unsigned long long)s->seed);
+}
+
+void report_header(const study *s, FILE *f, int format, const char *prefix)
+{
+    if (format == REPORT_CSV) header_csv(s, f, prefix);
+    else header_text(s, f, prefix);
 }
 
 static void csv_row(FILE *f, const char *measure, int seat, const char *agent, int games, double v, double lo,
@@ -223,6 +230,24 @@ static void csv_row(FILE *f, const char *measure, int seat, const char *agent, i
     else fprintf(f, ",,\n");
 }
 
+/* The measures of docs/measures.md, after a sim's or tournament's report;
+ * in JSON the "measures" member of j, then j printed (and released). */
+static void report_measures(const study *s, FILE *f, int format, json_t *j)
+{
+    if (format == REPORT_JSON) {
+        json_object_set_new(j, "measures", measures_study_json(s));
+        if (json_print_new(f, j) < 0) {
+            fprintf(stderr, "carc: out of memory\n");
+            exit(1);
+        }
+        fputc('\n', f);
+    } else if (format == REPORT_CSV) {
+        measures_study_csv(f, s);
+    } else {
+        measures_study_text(f, s);
+    }
+}
+
 void report_sim(const study *s, FILE *f, int format)
 {
     int n = s->nresults, np = s->nplayers;
@@ -231,7 +256,7 @@ void report_sim(const study *s, FILE *f, int format)
     for (int i = 0; i < n; i++) turns += s->results[i].turns;
     json_t *j = NULL, *seats = NULL, *by_reason = NULL;
     if (json) {
-        j = header_json(s);
+        j = report_header_json(s);
         json_object_set_new(j, "seconds", json_fixed(s->seconds, 3));
         if (s->shards > 1) json_object_set_new(j, "shards", json_integer(s->shards)); /* seconds: their sum */
         json_object_set_new(j, "mean_turns", json_fixed(n ? turns / n : 0, 3));
@@ -281,12 +306,10 @@ void report_sim(const study *s, FILE *f, int format)
         else if (csv) csv_row(f, measure, 0, NULL, n, total / n, 0, 0, false);
         else fprintf(f, "  %-12s %8.2f\n", s->reasons[k], total / n);
     }
-    if (json) {
-        json_object_set_new(j, "score_distribution", score_distribution_json(s, NULL));
-        json_print_new(f, j);
-        fputc('\n', f);
-    } else if (csv) csv_row(f, "mean game length (turns)", 0, NULL, n, n ? turns / n : 0, 0, 0, false);
+    if (json) json_object_set_new(j, "score_distribution", score_distribution_json(s, NULL));
+    else if (csv) csv_row(f, "mean game length (turns)", 0, NULL, n, n ? turns / n : 0, 0, 0, false);
     else fprintf(f, "\nmean game length: %.2f turns\n", n ? turns / n : 0);
+    report_measures(s, f, format, j);
     free(x);
 }
 
@@ -297,7 +320,7 @@ void report_tournament(const study *s, FILE *f, int format)
     double *x = column(n * np);
     json_t *j = NULL, *agents = NULL, *seats = NULL;
     if (json) {
-        j = header_json(s);
+        j = report_header_json(s);
         json_object_set_new(j, "agents", agents = json_array());
     } else if (csv) {
         header_csv(s, f, "");
@@ -346,11 +369,8 @@ void report_tournament(const study *s, FILE *f, int format)
         else if (csv) csv_row(f, "win rate by seat", p + 1, NULL, n, n ? wins / n : 0, w.lo, w.hi, true);
         else fprintf(f, "  seat %d  %6.1f%%  [%5.1f%%, %5.1f%%]\n", p + 1, n ? 100.0 * wins / n : 0, 100 * w.lo, 100 * w.hi);
     }
-    if (json) {
-        json_object_set_new(j, "score_distribution", score_distribution_json(s, NULL));
-        json_print_new(f, j);
-        fputc('\n', f);
-    }
+    if (json) json_object_set_new(j, "score_distribution", score_distribution_json(s, NULL));
+    report_measures(s, f, format, j);
     free(x);
 }
 
@@ -421,6 +441,7 @@ void compare_settings_default(compare_settings *cs)
     cs->min_points = 1;
     cs->min_share = 0.02;
     cs->min_turns = 1;
+    cs->min_count = 0.5;
 }
 
 bool compare_min_effect(compare_settings *cs, const char *v)
@@ -431,6 +452,7 @@ bool compare_min_effect(compare_settings *cs, const char *v)
     if (strcmp(unit, "points") == 0) cs->min_points = x;
     else if (strcmp(unit, "share") == 0) cs->min_share = x;
     else if (strcmp(unit, "turns") == 0) cs->min_turns = x;
+    else if (strcmp(unit, "count") == 0) cs->min_count = x;
     else return false;
     return true;
 }
@@ -475,10 +497,33 @@ static void over_blocks(compare_row *r, const double *d, int n, int nb, const co
         r->p = se > 0 ? stat_t_p_two_sided(r->diff / se, r->df) : r->diff != 0 ? 0 : 1;
     }
     r->significant = r->df > 0 && (r->lo > 0 || r->hi < 0);
-    r->clo = se; /* the standard error, until the correction (compare_metrics) */
+    r->se = se;
     free(sum);
     free(means);
     free(count);
+}
+
+void compare_correct(compare_row *rows, int m)
+{
+    double *p = column(m), *adj = column(m);
+    for (int i = 0; i < m; i++) p[i] = rows[i].p;
+    stat_holm(p, m, adj);
+    for (int i = 0; i < m; i++) {
+        compare_row *r = &rows[i];
+        double se = r->se;
+        r->p_holm = adj[i];
+        int rank = stat_holm_rank(p, m, i);
+        if (r->df < 1) {
+            r->clo = r->chi = r->diff;
+        } else {
+            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), r->df) * se;
+            r->clo = r->diff - h;
+            r->chi = r->diff + h;
+        }
+        r->finding = r->df > 0 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
+    }
+    free(p);
+    free(adj);
 }
 
 int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max)
@@ -506,16 +551,31 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
     n = pair_games(a, b, ia, ib);
     int nb = cs->blocks < n ? cs->blocks : n;
     double *xa = column(n), *xb = column(n), *d = column(n);
-    for (int m = 0; m < METRIC_FIXED + nr && nrows < max; m++) {
-        const char *reason = m >= METRIC_FIXED ? reasons[m - METRIC_FIXED] : NULL;
+    /* The designer measures both sides have (measures.h), after the fixed
+     * ones and before points by reason. */
+    measure_ref extra[MEASURES_MAX], mb[MEASURES_MAX];
+    int ne = 0, na = measures_of(a, extra, MEASURES_MAX), nmb = measures_of(b, mb, MEASURES_MAX);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nmb; j++)
+            if (strcmp(extra[i].key, mb[j].key) == 0) {
+                extra[ne++] = extra[i];
+                break;
+            }
+    for (int m = 0; m < METRIC_FIXED + ne + nr && nrows < max; m++) {
+        const measure_ref *dm = m >= METRIC_FIXED && m < METRIC_FIXED + ne ? &extra[m - METRIC_FIXED] : NULL;
+        const char *reason = m >= METRIC_FIXED + ne ? reasons[m - METRIC_FIXED - ne] : NULL;
         for (int i = 0; i < n; i++) {
-            xa[i] = metric(a, &a->results[ia[i]], m, reason);
-            xb[i] = metric(b, &b->results[ib[i]], m, reason);
+            xa[i] = dm ? measure_value(a, &a->results[ia[i]], dm) : metric(a, &a->results[ia[i]], m, reason);
+            xb[i] = dm ? measure_value(b, &b->results[ib[i]], dm) : metric(b, &b->results[ib[i]], m, reason);
             d[i] = xb[i] - xa[i]; /* paired: game i of A and game i of B share a seed */
         }
         compare_row *r = &rows[nrows];
         memset(r, 0, sizeof *r);
-        if (m >= METRIC_FIXED) {
+        if (dm) {
+            snprintf(r->name, sizeof r->name, "%s", dm->name);
+            snprintf(r->key, sizeof r->key, "%s", dm->key);
+            r->unit = dm->unit;
+        } else if (m >= METRIC_FIXED) {
             bool any = false;
             for (int i = 0; i < n && !any; i++) any = xa[i] != 0 || xb[i] != 0;
             if (!any) continue;
@@ -531,29 +591,13 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
         r->b = stat_mean(xb, n);
         r->diff = stat_mean(d, n);
         over_blocks(r, d, n, nb, cs);
-        r->min_effect = strcmp(r->unit, "share") == 0 ? cs->min_share
-                        : strcmp(r->unit, "turns") == 0 ? cs->min_turns : cs->min_points;
+        r->min_effect = strcmp(r->unit, "share") == 0   ? cs->min_share
+                        : strcmp(r->unit, "turns") == 0 ? cs->min_turns
+                        : strcmp(r->unit, "count") == 0 ? cs->min_count
+                                                        : cs->min_points;
         nrows++;
     }
-    /* Holm over the measures reported. */
-    double p[256], adj[256];
-    int m = nrows < 256 ? nrows : 256;
-    for (int i = 0; i < m; i++) p[i] = rows[i].p;
-    stat_holm(p, m, adj);
-    for (int i = 0; i < m; i++) {
-        compare_row *r = &rows[i];
-        double se = r->clo;
-        r->p_holm = adj[i];
-        int rank = stat_holm_rank(p, m, i);
-        if (r->df < 1) {
-            r->clo = r->chi = r->diff;
-        } else {
-            double h = stat_t_quantile(1 - 0.05 / (2.0 * (m - rank + 1)), r->df) * se;
-            r->clo = r->diff - h;
-            r->chi = r->diff + h;
-        }
-        r->finding = r->df > 0 && r->p_holm < 0.05 && (r->clo > 0 || r->chi < 0) && fabs(r->diff) >= r->min_effect;
-    }
+    compare_correct(rows, nrows); /* Holm over the measures reported */
     free(xa);
     free(xb);
     free(d);
@@ -584,14 +628,20 @@ winner_change compare_winner_change(const study *a, const study *b)
         exit(1);
     }
     int n = pair_games(a, b, ia, ib);
-    for (int i = 0; i < n; i++)
-        if (winners(&a->results[ia[i]], a->nplayers) != winners(&b->results[ib[i]], b->nplayers)) w.changed++;
+    for (int i = 0; i < n; i++) {
+        unsigned wa = winners(&a->results[ia[i]], a->nplayers);
+        if (wa != winners(&b->results[ib[i]], b->nplayers)) w.changed++;
+        if (n > 1 && wa != winners(&b->results[ib[(i + 1) % n]], b->nplayers)) w.unrelated_changed++;
+    }
     free(ia);
     free(ib);
     w.games = n;
     interval ci = stat_wilson95(w.changed, n);
     w.lo = ci.lo;
     w.hi = ci.hi;
+    interval cu = stat_wilson95(w.unrelated_changed, n);
+    w.unrelated_lo = cu.lo;
+    w.unrelated_hi = cu.hi;
     return w;
 }
 
@@ -617,12 +667,13 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
         compare_settings_default(&dflt);
         cs = &dflt;
     }
-    compare_row rows[METRIC_FIXED + 2 * STUDY_MAX_REASONS];
+    compare_row rows[COMPARE_MAX_ROWS];
     int nrows = compare_metrics(a, b, cs, rows, (int)(sizeof rows / sizeof rows[0]));
     winner_change wc = compare_winner_change(a, b);
     int n = wc.games, nb = nrows ? rows[0].blocks : 0, findings = 0;
     for (int i = 0; i < nrows; i++) findings += rows[i].finding;
     double rate = wc.games ? (double)wc.changed / wc.games : 0;
+    double urate = wc.games ? (double)wc.unrelated_changed / wc.games : 0;
     if (format == REPORT_JSON) {
         json_t *metrics = json_array();
         for (int i = 0; i < nrows; i++) {
@@ -639,17 +690,20 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
             json_object_set_new(m, "finding", json_boolean(r->finding));
             json_array_append_new(metrics, m);
         }
-        json_t *j = json_pack("{s:o, s:o, s:i, s:b, s:i, s:s, s:o}", "a", header_json(a), "b", header_json(b), "games", n,
+        json_t *j = json_pack("{s:o, s:o, s:i, s:b, s:i, s:s, s:o}", "a", report_header_json(a), "b", report_header_json(b), "games", n,
                               "paired", wc.paired, "blocks", nb, "correction", "holm", "family_wise_level",
                               json_sig(0.05, 6));
         json_object_set_new(j, "min_effect",
-                            json_pack("{s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share",
-                                      json_sig(cs->min_share, 6), "turns", json_sig(cs->min_turns, 6)));
+                            json_pack("{s:o, s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share",
+                                      json_sig(cs->min_share, 6), "turns", json_sig(cs->min_turns, 6), "count",
+                                      json_sig(cs->min_count, 6)));
         json_object_set_new(j, "until_width", staged_json(cs));
         json_object_set_new(j, "findings", json_integer(findings));
         json_object_set_new(j, "winner_changed",
-                            json_pack("{s:i, s:o, s:o, s:o}", "games", wc.changed, "rate", json_fixed(rate, 6), "lo",
-                                      json_fixed(wc.lo, 6), "hi", json_fixed(wc.hi, 6)));
+                            json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "games", wc.changed, "rate",
+                                      json_fixed(rate, 6), "lo", json_fixed(wc.lo, 6), "hi", json_fixed(wc.hi, 6),
+                                      "unrelated_rate", json_fixed(urate, 6), "unrelated_lo",
+                                      json_fixed(wc.unrelated_lo, 6), "unrelated_hi", json_fixed(wc.unrelated_hi, 6)));
         json_object_set_new(j, "metrics", metrics);
         json_object_set_new(j, "score_distribution",
                             json_pack("{s:o, s:o}", "a", score_distribution_json(a, b), "b", score_distribution_json(b, a)));
@@ -660,8 +714,8 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
     if (format == REPORT_CSV) {
         header_csv(a, f, "A ");
         header_csv(b, f, "B ");
-        fprintf(f, "# blocks: %d; correction: Holm, 5%% family-wise; min effect: points %g, share %g, turns %g\n", nb,
-                cs->min_points, cs->min_share, cs->min_turns);
+        fprintf(f, "# blocks: %d; correction: Holm, 5%% family-wise; min effect: points %g, share %g, turns %g, count %g\n",
+                nb, cs->min_points, cs->min_share, cs->min_turns, cs->min_count);
         fprintf(f, "metric,a,b,diff,lo,hi,significant,p,p_holm,corrected_lo,corrected_hi,blocks,blocks_agreeing,"
                    "min_effect,finding\n");
         for (int i = 0; i < nrows; i++) {
@@ -672,6 +726,8 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
                     r->finding ? "yes" : "no");
         }
         fprintf(f, "winner changed between A and B (share of games),,,%.6f,%.6f,%.6f,,,,,,,,,\n", rate, wc.lo, wc.hi);
+        fprintf(f, "winner differs between unrelated games of A and B (share),,,%.6f,%.6f,%.6f,,,,,,,,,\n", urate,
+                wc.unrelated_lo, wc.unrelated_hi);
         return;
     }
     fprintf(f, "carc %s compare: %d paired games (game i of A and of B share a seed) in %d blocks\n",
@@ -699,10 +755,11 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
             "seeds); \"blocks\" counts the blocks whose difference has the sign of B - A. The\n"
             "correction for testing %d measures at once is Holm's (5%% family-wise): a finding is\n"
             "a measure whose Holm-corrected interval excludes 0 (and every measure with a smaller\n"
-            "p-value passed too), and whose B - A is at least %s, a share of %s or %s\n"
-            "(--min-effect); \"no, small\" passed the test but not the threshold.\n",
+            "p-value passed too), and whose B - A is at least %s, a share of %s, %s\n"
+            "or a count of %g (--min-effect); \"no, small\" passed the test but not the\n"
+            "threshold. docs/measures.md defines every measure.\n",
             findings, findings == 1 ? "" : "s", nb, nrows, unit_text(&pr, thr[0], sizeof thr[0]),
-            unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]));
+            unit_text(&sr, thr[1], sizeof thr[1]), unit_text(&tr, thr[2], sizeof thr[2]), cs->min_count);
     for (int i = 0; i < nrows && cs->staged_key[0]; i++) {
         const compare_row *r = &rows[i];
         if (strcmp(r->key, cs->staged_key) != 0) continue;
@@ -718,4 +775,13 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
     fprintf(f, "\nthe winner changed between A and B in %d of %d games: %.1f%% [%.1f%%, %.1f%%] (95%% interval)%s\n",
             wc.changed, wc.games, 100 * rate, 100 * wc.lo, 100 * wc.hi,
             wc.paired ? "" : "; the seeds differ (--seed-b), so the games are not the same games");
+    fprintf(f,
+            "between unrelated games (A's game k against B's game k + 1) it differs in %.1f%% [%.1f%%, %.1f%%]:\n"
+            "%s. Not a measure of whom the rule favours; not counted among the findings.\n",
+            100 * urate, 100 * wc.unrelated_lo, 100 * wc.unrelated_hi,
+            wc.lo > wc.unrelated_hi || wc.hi < wc.unrelated_lo
+                ? "the pairs keep their winner more often than unrelated games would, so the rule leaves\n"
+                  "part of who wins as it was"
+                : "as often as between unrelated games, so the rule reshuffles who wins as much as\n"
+                  "playing other games would");
 }

@@ -37,9 +37,12 @@ void report_tournament(const study *s, FILE *f, int format);
  * once; a measure is a finding when Holm rejects "no effect" at 5% family-wise
  * and the effect is at least the practical threshold of its unit. */
 #define COMPARE_DEFAULT_BLOCKS 10
+/* The most rows a comparison has (fixed measures, measures.h's, points by reason). */
+#define COMPARE_MAX_ROWS 160
 typedef struct compare_settings {
     int blocks;                            /* default COMPARE_DEFAULT_BLOCKS */
     double min_points, min_share, min_turns; /* practical thresholds: 1, 0.02, 1 */
+    double min_count;      /* for counts (lead changes, options per decision): 0.5 */
     /* A study run until one measure's interval was narrow enough (Stein's
      * two-stage procedure): that measure's key, and the standard deviation
      * of its block means in the first stage with its degrees of freedom,
@@ -52,7 +55,7 @@ typedef struct compare_settings {
     bool staged_capped;    /* --max-games stopped it short of that width */
 } compare_settings;
 void compare_settings_default(compare_settings *cs);
-/* Parses "--min-effect UNIT=X" (points, share or turns); false if bad. */
+/* Parses "--min-effect UNIT=X" (points, share, turns or count); false if bad. */
 bool compare_min_effect(compare_settings *cs, const char *v);
 
 /* One measure of a comparison: means under A and B, the mean of the paired
@@ -63,11 +66,12 @@ bool compare_min_effect(compare_settings *cs, const char *v);
 typedef struct compare_row {
     char name[96];
     char key[48];          /* short name for --until-width: mean-score, first-win, points:farm, ... */
-    const char *unit;      /* "points", "share" or "turns" */
+    const char *unit;      /* "points", "share", "turns" or "count" */
     double a, b, diff, lo, hi;
     bool significant;      /* the 95% interval over the blocks excludes 0 (uncorrected) */
     int blocks, agree;
     double block_sd;       /* standard deviation of the blocks' mean differences */
+    double se;             /* the standard error of diff: block_sd / sqrt(blocks) */
     int df;                /* degrees of freedom of the interval */
     double p, p_holm, clo, chi, min_effect;
     bool finding;
@@ -79,6 +83,18 @@ extern const char *const compare_measure_keys[];
 extern const int compare_measure_key_count;
 /* cs: NULL for the defaults. */
 int compare_metrics(const study *a, const study *b, const compare_settings *cs, compare_row *rows, int max);
+/* Holm's correction over m rows (of one comparison, or of all the points
+ * of a sweep): sets p_holm, the corrected interval and finding from each
+ * row's p, se, df and min_effect. */
+void compare_correct(compare_row *rows, int m);
+/* What was run, as every report begins (sim, tournament, compare, sweep):
+ * text lines with `prefix` before each ("", "A "), or (format REPORT_CSV)
+ * "# " lines naming the side `prefix`. In JSON it is report_header_json. */
+void report_header(const study *s, FILE *f, int format, const char *prefix);
+/* The same header as a new JSON object: study_about_json, then the files
+ * read with their hashes, the study file, the players, seats_rotated, the
+ * games and the seed. NULL when out of memory. */
+json_t *report_header_json(const study *s);
 /* The games A and B both played, by game number (results sorted by it):
  * ia[k], ib[k] are the positions of the k-th pair. Returns the pairs. */
 int pair_games(const study *a, const study *b, int *ia, int *ib);
@@ -89,6 +105,12 @@ typedef struct winner_change {
     int changed, games;
     double lo, hi;
     bool paired; /* A and B played the same seeds */
+    /* The same between unrelated games (A's k-th paired game against B's
+     * (k+1)-th, which share no seed): the rate a rule that changed every
+     * game's course would reach. A rate near it says the rule reshuffles
+     * who wins; it says nothing of whom it favours. */
+    int unrelated_changed;
+    double unrelated_lo, unrelated_hi;
 } winner_change;
 winner_change compare_winner_change(const study *a, const study *b);
 void report_compare(const study *a, const study *b, const compare_settings *cs, FILE *f, int format);

@@ -24,7 +24,11 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
     char text[CARC_OPTION_TEXT_MAX + 1];
     for (int decisions = 0;; decisions++) {
         int st = carc_advance(g);
-        if (st == CARC_FINISHED) return save(cfg, err, errn);
+        if (st == CARC_FINISHED) {
+            if (cfg->trace) game_trace_observe_end(cfg->trace, g);
+            return save(cfg, err, errn);
+        }
+        if (cfg->trace) game_trace_observe(cfg->trace, g);
         if (st == CARC_FAILED) {
             snprintf(err, errn, "%s", carc_game_error(g));
             return -1;
@@ -45,6 +49,7 @@ int run_game(carc_game *g, agent **agents, const run_config *cfg, char *err, siz
             continue;
         }
         agent *a = agents[carc_decision_player(g)];
+        if (cfg->trace) game_trace_decision(cfg->trace, carc_option_count(g));
         int k = a->choose(a, g);
         if (k < 0 && a->error[0]) {
             snprintf(err, errn, "%s", a->error);

@@ -5,11 +5,13 @@
 #include "agents.h"
 #include "carc.h"
 #include "record.h"
+#include "game_trace.h"
 
 typedef struct run_config {
     carc_record_writer *writer;  /* NULL: no record */
     const char *save_path;       /* NULL: no autosave */
     int max_decisions;           /* 0: no limit */
+    game_trace *trace;           /* NULL, or filled as the game goes (game_trace.h) */
 } run_config;
 
 /* 0 when the game finished, 1 when a human quit, -1 on error (err set). */

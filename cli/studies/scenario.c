@@ -19,6 +19,10 @@ typedef struct expect {
     char supply_name[CARC_MAX_PLAYERS * 4][32];
     char supply_kind[CARC_MAX_PLAYERS * 4][32];
     int supply[CARC_MAX_PLAYERS * 4];
+    int nheld;                          /* expect-held: figures a player holds */
+    char held_name[CARC_MAX_PLAYERS * 4][32];
+    char held_kind[CARC_MAX_PLAYERS * 4][32];
+    int held[CARC_MAX_PLAYERS * 4];
     int nevents;
     char ev_name[MAX_EXPECT_EVENTS][32];
     char ev_reason[MAX_EXPECT_EVENTS][32];
@@ -73,6 +77,11 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
             snprintf(e->supply_name[e->nsupply], 32, "%s", a);
             snprintf(e->supply_kind[e->nsupply], 32, "%s", n == 4 ? c : "follower");
             e->supply[e->nsupply++] = v;
+        } else if ((n == 3 || n == 4) && strcmp(key, "expect-held") == 0 && whole(b, &v) && v >= 0) {
+            if (e->nheld == CARC_MAX_PLAYERS * 4) goto too_many;
+            snprintf(e->held_name[e->nheld], 32, "%s", a);
+            snprintf(e->held_kind[e->nheld], 32, "%s", n == 4 ? c : "follower");
+            e->held[e->nheld++] = v;
         } else if (n == 4 && strcmp(key, "expect-event") == 0 && whole(c, &w)) {
             if (e->nevents == MAX_EXPECT_EVENTS) goto too_many;
             snprintf(e->ev_name[e->nevents], 32, "%s", a);
@@ -104,6 +113,7 @@ static int parse_expect(const char *path, expect *e, char *msg, size_t msgn)
         } else {
             snprintf(msg, msgn,
                      "%s:%d: '#!%s' is not a directive (expected rule IDS, expect NAME SCORE, expect-supply NAME N [KIND], "
+                     "expect-held NAME N [KIND], "
                      "expect-event NAME REASON POINTS, expect-event-count N, expect-finished yes|no or expect-error LINE [MESSAGE])",
                      path, lineno, s);
             rc = -1;
@@ -153,6 +163,24 @@ static int check_game(const char *path, const expect *e, const carc_rules *rules
         if (s != e->supply[i])
             return snprintf(msg, msgn, "%s: %s has %d %s in supply, expected %d", path, e->supply_name[i], s,
                             e->supply_kind[i], e->supply[i]),
+                   -1;
+    }
+    for (int i = 0; i < e->nheld; i++) {
+        int p = seat_of(g, e->held_name[i]);
+        if (p < 0) return snprintf(msg, msgn, "%s: no player %s", path, e->held_name[i]), -1;
+        int k = -1, n = 0;
+        for (int j = 0; j < carc_figure_kinds(rules); j++)
+            if (strcmp(carc_figure_kind_name(rules, j), e->held_kind[i]) == 0) k = j;
+        if (k < 0) return snprintf(msg, msgn, "%s: no figure kind %s", path, e->held_kind[i]), -1;
+        for (int f = 0; f < carc_figures(g); f++) {
+            int kind, owner, where, tile, seg, space;
+            if (carc_figure(g, f, &kind, &owner, &where, &tile, &seg, &space) == 0 && where == CARC_AT_HELD && space == p &&
+                kind == k)
+                n++;
+        }
+        if (n != e->held[i])
+            return snprintf(msg, msgn, "%s: %s holds %d %s, expected %d", path, e->held_name[i], n, e->held_kind[i],
+                            e->held[i]),
                    -1;
     }
     if (e->finished >= 0 && carc_is_finished(g) != e->finished)

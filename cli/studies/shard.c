@@ -11,6 +11,7 @@
 
 #include "content_hash.h"
 #include "json_io.h"
+#include "measures.h"
 #include "report.h"
 #include "regular_file.h"
 
@@ -91,7 +92,8 @@ void shard_identity_of(const char *kind, const study *a, const study *b, shard_i
 
 /* One JSON line a game: the shard's kind, study id and side, what was
  * played (study_about_json, as the report's header names it), then the
- * game: its number, seed, turns, players, scores and points by reason. */
+ * game: its number, seed, turns, players, scores, points by reason, how it
+ * went (trace, game_trace.h) and its measures (measures.h). */
 static void write_games(const study *s, FILE *f, const char *kind, const char *side, const char *study_id)
 {
     json_t *about = study_about_json(s);
@@ -116,6 +118,12 @@ static void write_games(const study *s, FILE *f, const char *kind, const char *s
         json_object_set_new(g, "agents", agents);
         json_object_set_new(g, "scores", scores);
         json_object_set_new(g, "points", points);
+        json_t *trace = json_object();
+        for (int k = 0; trace && k < GAME_TRACE_FIELDS; k++)
+            json_object_set_new(trace, game_trace_field_name(k), json_integer(game_trace_field(&r->trace, k)));
+        json_object_set_new(g, "trace", trace);
+        /* made from the fields above: a merge reads them again from those */
+        json_object_set_new(g, "measures", measures_game_json(s, r));
         if (json_print_new(f, g) < 0) out_of_memory();
         fputc('\n', f);
     }
@@ -139,6 +147,11 @@ void shard_write(FILE *f, const char *kind, const study *a, const study *b)
     write_games(a, f, kind, b ? "A" : "", id->id);
     if (b) write_games(b, f, kind, "B", id->id);
     free(id);
+}
+
+void shard_write_side(FILE *f, const char *kind, const study *s, const char *side, const char *study_id)
+{
+    write_games(s, f, kind, side, study_id);
 }
 
 void shard_write_games(FILE *f, const char *kind, const study *a, const study *b)
@@ -294,6 +307,8 @@ static const char *parse_game(const json_t *o, const header *h, study *a, study 
     int nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
     const char *ptnames[STUDY_MAX_REASONS];
     long long index = -1, seed = 0, turns = 0;
+    game_trace trace;
+    game_trace_begin(&trace);
     const char *bad = "not a game line written by carc sim, tournament or compare --shard";
     if (json_is_string(json_object_get(o, "modules")) || json_object_get(o, "settings"))
         return "a game line in an older carc's layout (modules as one text, settings as a list): run that shard again";
@@ -328,6 +343,12 @@ static const char *parse_game(const json_t *o, const header *h, study *a, study 
         if (!json_is_string(v)) return bad;
         snprintf(modules + u, sizeof modules - u, "%s%s", u ? " " : "", json_string_value(v));
     }
+    const json_t *tr = json_object_get(o, "trace"), *ms = json_object_get(o, "measures");
+    if ((tr && !json_is_object(tr)) || (ms && !json_is_object(ms))) return bad;
+    json_object_foreach((json_t *)tr, key, v)
+        if (!json_is_integer(v) || !game_trace_set_field(&trace, key, (long)json_integer_value(v))) return bad;
+    json_object_foreach((json_t *)ms, key, v) /* computed again from the fields above */
+        if (!json_is_number(v)) return bad;
     if (nsc == 0 || nsc != nag) return bad;
     if (strcmp(sid, h->study) != 0 || strcmp(kind, h->kind) != 0)
         return "this game is not of the study its shard header names (lines of two files put together?)";
@@ -359,6 +380,7 @@ static const char *parse_game(const json_t *o, const header *h, study *a, study 
     gm->index = (int)index;
     gm->seed = (uint64_t)seed;
     gm->turns = (int)turns;
+    gm->trace = trace;
     for (int p = 0; p < nsc; p++) {
         gm->score[p] = scores[p];
         gm->agent[p] = agent_of(s, (int)index, p);

@@ -33,6 +33,9 @@ void shard_write(FILE *f, const char *kind, const study *a, const study *b);
 /* Only the game lines (--games-jsonl: one JSON object a game, for R's
  * jsonlite::stream_in or pandas.read_json(lines=True)). */
 void shard_write_games(FILE *f, const char *kind, const study *a, const study *b);
+/* One study's game lines with `side` as their side and study_id as their
+ * study (carc sweep: "baseline", then each point's "KEY=VALUE,..."). */
+void shard_write_side(FILE *f, const char *kind, const study *s, const char *side, const char *study_id);
 /* Reads the shard files and fills a (and b for a compare) with every game of
  * the study, sorted by game number, and what the report needs of the study;
  * seconds are the shards' times summed. *kind receives the command. -1 with

@@ -39,8 +39,8 @@ static int extend(study *s, int to, char *err, size_t errn)
 int staged_extend(study *a, study *b, compare_settings *cs, const char *key, double width, int max_games, char *err,
                   size_t errn)
 {
-    compare_row rows[64];
-    int n = compare_metrics(a, b, cs, rows, 64), at = -1;
+    static compare_row rows[COMPARE_MAX_ROWS];
+    int n = compare_metrics(a, b, cs, rows, COMPARE_MAX_ROWS), at = -1;
     for (int i = 0; i < n; i++)
         if (strcmp(rows[i].key, key) == 0) at = i;
     if (at < 0) {

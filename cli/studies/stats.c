@@ -1,6 +1,9 @@
 /* stats.c - means, deviations and 95% intervals. */
 #include "stats.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <math.h>
 
 double stat_mean(const double *x, int n)
@@ -120,9 +123,12 @@ double stat_t_p_two_sided(double t, int df)
 
 void stat_holm(const double *p, int m, double *adjusted)
 {
-    /* Order the p-values (insertion sort: m is a few dozen at most). */
-    int order[256];
-    if (m > 256) m = 256;
+    /* Order the p-values (insertion sort: m is a few hundred at most). */
+    int *order = malloc((size_t)(m > 0 ? m : 1) * sizeof *order);
+    if (!order) {
+        fprintf(stderr, "carc: out of memory\n");
+        exit(1);
+    }
     for (int i = 0; i < m; i++) order[i] = i;
     for (int i = 1; i < m; i++)
         for (int j = i; j > 0 && p[order[j]] < p[order[j - 1]]; j--) {
@@ -137,6 +143,7 @@ void stat_holm(const double *p, int m, double *adjusted)
         if (v > running) running = v;
         adjusted[order[r]] = running;
     }
+    free(order);
 }
 
 int stat_holm_rank(const double *p, int m, int i)

@@ -25,7 +25,7 @@ double stat_t_p_two_sided(double t, int df);
  * sequentially rejective multiple test procedure", Scand. J. Statist. 6):
  * adjusted[i] = max over the r smallest p-values up to p[i] of
  * min(1, (m - r + 1) p_(r)). Rejecting where adjusted < alpha keeps the
- * chance of any false rejection at most alpha. At most 256 values. */
+ * chance of any false rejection at most alpha. */
 void stat_holm(const double *p, int m, double *adjusted);
 /* The rank (1 = smallest) of p[i] among the m p-values, ties by position:
  * Holm's level for it is alpha / (m - rank + 1). */

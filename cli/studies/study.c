@@ -98,6 +98,9 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
     carc_record_writer w;
     run_config cfg = {0};
     cfg.max_decisions = 1000000;
+    game_trace trace;
+    game_trace_begin(&trace);
+    cfg.trace = &trace;
     if (rc == 0 && s->records_dir) {
         cfg.writer = &w;
         if (carc_writer_begin(&w, s->variant, seed, s->nplayers, names, specs, ov, s->noverrides) < 0) {
@@ -128,6 +131,7 @@ static int play_one(run_ctx *c, const carc_rules *rules, int slot)
         r->index = index;
         r->seed = seed;
         r->turns = carc_turn_number(g);
+        r->trace = trace;
         for (int p = 0; p < s->nplayers; p++) {
             r->score[p] = carc_score(g, p);
             r->agent[p] = agent_of(s, index, p);

@@ -12,6 +12,7 @@
 
 #include "carc.h"
 #include "content_hash.h"
+#include "game_trace.h"
 
 #define STUDY_MAX_REASONS 32
 #define STUDY_MAX_SOURCES 48
@@ -24,6 +25,7 @@ typedef struct study_game {
     int turns;
     int points[STUDY_MAX_REASONS]; /* by the study's reason number, all players */
     int fallbacks;                 /* decisions where a bot's trials were cut short (agents.h) */
+    game_trace trace;              /* how the game went: leads, choices (measures.h) */
 } study_game;
 
 typedef struct study {

@@ -81,7 +81,7 @@ int study_from_args(const cli_args *a, study *s, study_flags *fl)
         }
         snprintf(s->overrides[s->noverrides++], sizeof s->overrides[0], "%s", v);
     }
-    if (cli_given(a, "--shard")) {
+    if (cli_takes(a->cmd, "--shard") && cli_given(a, "--shard")) {
         if (!parse_shard(cmd, cli_text(a, "--shard", NULL), s)) return -1;
         fl->sharded = true;
     }
@@ -252,4 +252,51 @@ int study_command(const cli_args *a, bool rotate, void (*report)(const study *, 
     if (rc == 0 && !fl.sharded && pictures_of(cmd, &fl, &s, report) < 0) rc = 1;
     study_free(&s);
     return rc;
+}
+
+/* --skill-gap STRONG,WEAK[,...]: these agents, one a seat, their seats
+ * rotated from game to game, under A and under B; the measure skill-gap is
+ * the first-named agent's win share. 0, or 2 (bad usage, message printed). */
+int study_skill_gap(const cli_args *args, study *s)
+{
+    if (!cli_given(args, "--skill-gap")) return 0;
+    if (cli_given(args, "--players")) {
+        fprintf(stderr, "carc %s: --skill-gap names the players (the stronger first): not with --players\n", args->cmd->name);
+        return 2;
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", cli_text(args, "--skill-gap", NULL));
+    char *parts[CARC_MAX_PLAYERS + 1];
+    int n = arg_split(buf, parts, CARC_MAX_PLAYERS);
+    if (n < 2) {
+        fprintf(stderr, "carc %s: --skill-gap expects 2 to %d agents separated by commas, the stronger first "
+                        "(greedy,random; greedy,greedy:no-farmers)\n", args->cmd->name, CARC_MAX_PLAYERS);
+        return 2;
+    }
+    for (int p = 0; p < n; p++) {
+        char err[256] = "";
+        agent *ag = agent_create(parts[p], 0, p, err, sizeof err);
+        if (!ag || strcmp(parts[p], "human") == 0) {
+            agent_free(ag);
+            agent_error(args->cmd->name, parts[p], ag ? "the human agent plays at the terminal" : err);
+            return 2;
+        }
+        agent_free(ag);
+        snprintf(s->agents[p], sizeof s->agents[p], "%s", parts[p]);
+    }
+    s->nagents = s->nplayers = n;
+    s->rotate = true;
+    return 0;
+}
+
+int study_judging(const cli_args *args, compare_settings *cs)
+{
+    cs->blocks = cli_int(args, "--blocks", cs->blocks);
+    for (int k = 0; k < cli_count(args, "--min-effect"); k++)
+        if (!compare_min_effect(cs, cli_nth(args, "--min-effect", k))) {
+            fprintf(stderr, "carc %s: --min-effect expects points=X, share=X, turns=X or count=X (X >= 0), not '%s'\n",
+                    args->cmd->name, cli_nth(args, "--min-effect", k));
+            return 2;
+        }
+    return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "flags.h"
+#include "report.h"
 #include "study.h"
 
 typedef struct study_flags {
@@ -60,6 +61,12 @@ int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, 
  * report's JSON, drawn (report_html.h); the page written whole or not at
  * all. 0, or -1 with a message. */
 int study_pictures(const char *cmd, const study_flags *fl, const char *json, size_t len);
+/* --skill-gap STRONG,WEAK[,...] (compare, sweep): these agents, one a
+ * seat, seats rotated from game to game; the measure skill-gap is the
+ * first-named agent's win share. 0, or 2 (bad usage, message printed). */
+int study_skill_gap(const cli_args *a, study *s);
+/* --blocks and --min-effect into cs: 0, or 2 (bad usage, message printed). */
+int study_judging(const cli_args *a, compare_settings *cs);
 /* REPORT_TABLE, REPORT_JSON (--json) or REPORT_CSV (--csv). */
 int study_format(const study_flags *fl);
 /* Prints why an agent name did not parse, with the closest names. */

@@ -1,4 +1,4 @@
-/* abbey-mayor: Abbey & Mayor, 1st edition (rules AM-1 to AM-12,
+/* abbey-mayor: Abbey & Mayor, 1st edition (rules AM-1 to AM-13,
  * docs/abbey-mayor.md), usable in any variant; its 12 land tiles and the
  * abbey tile are the tile set `abbey-mayor` (tiles/abbey-mayor.ini).
  *
@@ -27,6 +27,10 @@
  *    field; farmers whose field is later joined to it score 1 point a
  *    completed city (majority) and go home in that turn's scoring; at the
  *    end the barns' majority scores 4 points a completed city.
+ *  - The last round of abbeys (AM-13): after the last tile of the pile,
+ *    the players who still hold an abbey may place it in a hole, in turn
+ *    order, with a monk (the end phase `abbey-final`); what it completes
+ *    is scored at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +40,7 @@
 
 static const carc_api *api;
 
-enum { OPT_BARN = 1, OPT_WAGON, OPT_WAGON_PASS };
+enum { OPT_BARN = 1, OPT_WAGON, OPT_WAGON_PASS, OPT_FINAL_ABBEY, OPT_FINAL_MONK, OPT_FINAL_PASS };
 
 /* Ids of names in the rules that loaded the plugin (looked up once they
  * are complete: the tile set loads after the plugin). */
@@ -57,6 +61,9 @@ typedef struct am_state {
     int nwagons, next;
     int wagon_seat[MAX_WAGONS];
     int wagon_feature[MAX_WAGONS];
+    /* The last round of abbeys (AM-13): seats asked so far, and the abbey
+     * just placed there whose player may deploy a monk (-1: none). */
+    int final_asked, final_abbey;
 } am_state;
 
 static const am_ids *ids(carc_ctx *ctx) { return api->plugin_data(ctx); }
@@ -291,6 +298,8 @@ static int on_turn_start(carc_ctx *ctx, carc_event *ev)
 {
     (void)ev;
     st(ctx)->nwagons = st(ctx)->next = 0;
+    st(ctx)->final_asked = 0;
+    st(ctx)->final_abbey = -1;
     return 0;
 }
 
@@ -358,6 +367,130 @@ static int wagon_phase(carc_ctx *ctx, int call)
     return CARC_PHASE_DONE;
 }
 
+/* ---- the last round of abbeys (AM-13) -------------------------------------- */
+
+static int is_hole(carc_ctx *ctx, int x, int y)
+{
+    return api->tile_at(ctx, x, y) < 0 && api->tile_at(ctx, x, y - 1) >= 0 && api->tile_at(ctx, x + 1, y) >= 0 &&
+           api->tile_at(ctx, x, y + 1) >= 0 && api->tile_at(ctx, x - 1, y) >= 0;
+}
+
+/* The kernel's kinds a placement outside a turn completes: scored here, as
+ * the turn's score phase would (a step of its own), followers home. */
+static int score_completed_around(carc_ctx *ctx, int tile, int seat)
+{
+    int x, y, features[128], n = 0;
+    api->tile_pos(ctx, tile, &x, &y);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int t = api->tile_at(ctx, x + dx, y + dy);
+            for (int s = 0; t >= 0 && s < api->segments(ctx, t); s++) {
+                int f = api->feature(ctx, t, s), k = api->feature_kind(ctx, f), i = 0;
+                if (k != ids(ctx)->road && k != ids(ctx)->city && k != ids(ctx)->cloister) continue;
+                if (!api->feature_complete(ctx, f) || api->feature_scored(ctx, f) || !occupied(ctx, f)) continue;
+                while (i < n && features[i] != f) i++;
+                if (i == n && n < 128) features[n++] = f;
+            }
+        }
+    if (n == 0) return 0;
+    api->step_begin(ctx);
+    if (api->batch_begin(ctx) < 0) return -1;
+    for (int i = 0; i < n; i++)
+        if (api->score_feature(ctx, features[i], 0) < 0) return -1;
+    if (api->batch_commit(ctx, seat) < 0) return -1;
+    for (int i = 0; i < n; i++)
+        if (api->return_followers(ctx, features[i]) < 0) return -1;
+    return api->step_end(ctx) < 0 ? -1 : 0;
+}
+
+/* The end phase `abbey-final`, before game-end: when the last tile of the
+ * pile was placed, each player who still holds an abbey may place it in a
+ * hole, in turn order from the player after the one who placed the last
+ * tile, and deploy a monk on it. */
+static int final_phase(carc_ctx *ctx, int call)
+{
+    (void)call;
+    am_state *w = st(ctx);
+    const am_ids *s = ids(ctx);
+    if (api->pile_left(ctx) > 0) return CARC_PHASE_DONE; /* the game ended otherwise (`end`) */
+    int players = api->players(ctx);
+    if (w->final_abbey >= 0) { /* the monk, then the next player */
+        int seat = (api->active_player(ctx) + w->final_asked) % players, tile = w->final_abbey;
+        w->final_abbey = -1;
+        carc_option opts[CARC_MAX_PLAYERS + 2];
+        int n = 0, seg = -1;
+        for (int i = 0; i < api->segments(ctx, tile); i++)
+            if (api->segment_kind(ctx, tile, i) == s->cloister) seg = i;
+        for (int k = 0; seg >= 0 && k < 16 && n < CARC_MAX_PLAYERS; k++) {
+            int flags = api->figure_kind_flags(ctx, k);
+            if (flags < 0 || !(flags & CARC_FIGURE_FOLLOWER) || !(flags & CARC_FIGURE_DEPLOYABLE) ||
+                api->figure_kind_stands_on(ctx, k, s->cloister) != 1 || api->supply(ctx, seat, k) <= 0)
+                continue;
+            opts[n] = (carc_option){0};
+            opts[n].code = OPT_FINAL_MONK;
+            opts[n].tile = tile;
+            opts[n].seg = seg;
+            opts[n].arg[0] = k;
+            n++;
+        }
+        if (n > 0) {
+            opts[n] = (carc_option){0};
+            opts[n].code = OPT_FINAL_PASS;
+            opts[n].tile = opts[n].seg = -1;
+            if (api->ask(ctx, seat, "monk", opts, n + 1) < 0) return -1;
+            return CARC_PHASE_AGAIN;
+        }
+    }
+    while (w->final_asked < players) {
+        w->final_asked++;
+        int seat = (api->active_player(ctx) + w->final_asked) % players;
+        if (!holds_abbey(ctx, seat)) continue;
+        carc_option opts[257];
+        int n = 0;
+        for (int t = 0; t < api->tiles(ctx) && n < 256; t++) {
+            int x, y;
+            api->tile_pos(ctx, t, &x, &y);
+            static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+            for (int d = 0; d < 4 && n < 256; d++) {
+                int hx = x + dx[d], hy = y + dy[d], dup = 0;
+                if (!is_hole(ctx, hx, hy)) continue;
+                for (int i = 0; i < n && !dup; i++) dup = opts[i].arg[0] == hx && opts[i].arg[1] == hy;
+                if (dup) continue;
+                opts[n] = (carc_option){0};
+                opts[n].code = OPT_FINAL_ABBEY;
+                opts[n].tile = opts[n].seg = -1;
+                opts[n].arg[0] = hx;
+                opts[n].arg[1] = hy;
+                n++;
+            }
+        }
+        if (n == 0) continue;
+        opts[n] = (carc_option){0};
+        opts[n].code = OPT_FINAL_PASS;
+        opts[n].tile = opts[n].seg = -1;
+        if (api->ask(ctx, seat, "abbey", opts, n + 1) < 0) return -1;
+        return CARC_PHASE_AGAIN;
+    }
+    return CARC_PHASE_DONE;
+}
+
+static int final_abbey_apply(carc_ctx *ctx, const carc_option *opt, int player)
+{
+    const am_ids *s = ids(ctx);
+    if (!is_hole(ctx, opt->arg[0], opt->arg[1]) || api->take_tile(ctx, player, s->abbey) < 0)
+        return api->fail(ctx, "abbey-mayor: no abbey can be placed there");
+    int t = api->place_tile(ctx, s->abbey, opt->arg[0], opt->arg[1], 0);
+    if (t < 0) return -1;
+    st(ctx)->final_abbey = t;
+    return score_completed_around(ctx, t, player);
+}
+
+static int final_monk_apply(carc_ctx *ctx, const carc_option *opt, int player)
+{
+    if (api->figure_place(ctx, opt->arg[0], player, CARC_AT_SEGMENT, opt->tile, opt->seg, 0, 1) < 0) return -1;
+    return score_completed_around(ctx, opt->tile, player); /* a full ring: the monk scores at once */
+}
+
 /* ---- options ----------------------------------------------------------------- */
 
 static int apply(carc_ctx *ctx, const carc_option *opt, int player)
@@ -367,6 +500,9 @@ static int apply(carc_ctx *ctx, const carc_option *opt, int player)
     case OPT_WAGON:
         return api->figure_place(ctx, ids(ctx)->wagon, player, CARC_AT_SEGMENT, opt->tile, opt->seg, 0, 1) < 0 ? -1 : 0;
     case OPT_WAGON_PASS: return 0;
+    case OPT_FINAL_ABBEY: return final_abbey_apply(ctx, opt, player);
+    case OPT_FINAL_MONK: return final_monk_apply(ctx, opt, player);
+    case OPT_FINAL_PASS: return 0;
     default: return api->fail(ctx, "abbey-mayor: unknown option");
     }
 }
@@ -386,7 +522,15 @@ static int format(carc_ctx *ctx, const carc_option *opt, char *buf, size_t n)
             return -1;
         snprintf(buf, n, "wagon %d,%d %s", x, y, seg);
         return 0;
-    case OPT_WAGON_PASS: snprintf(buf, n, "pass"); return 0;
+    case OPT_WAGON_PASS:
+    case OPT_FINAL_PASS: snprintf(buf, n, "pass"); return 0;
+    case OPT_FINAL_ABBEY: snprintf(buf, n, "place abbey-mayor:abbey %d,%d r0", opt->arg[0], opt->arg[1]); return 0;
+    case OPT_FINAL_MONK: {
+        const char *name = api->figure_kind_name(ctx, opt->arg[0]);
+        if (!name || api->segment_name(ctx, opt->tile, opt->seg, seg, sizeof seg) < 0) return -1;
+        snprintf(buf, n, "deploy %s %s", name, seg);
+        return 0;
+    }
     default: return -1;
     }
 }
@@ -447,7 +591,8 @@ static int init(carc_ctx *ctx)
         api->on(ctx, CARC_EV_FEATURE_SCORED, on_feature_scored, NULL) < 0 ||
         api->on(ctx, CARC_EV_SCORE, on_score, NULL) < 0 ||
         api->on(ctx, CARC_EV_FINAL_SCORE, on_final_score, NULL) < 0 ||
-        api->add_phase(ctx, "wagon", "after", "score", wagon_phase, NULL) < 0)
+        api->add_phase(ctx, "wagon", "after", "score", wagon_phase, NULL) < 0 ||
+        api->add_phase(ctx, "abbey-final", "before", "game-end", final_phase, NULL) < 0)
         return -1;
     return 0;
 }

@@ -109,8 +109,10 @@ static int phase_after(carc_ctx *ctx, int step) { return dragon_phase(ctx, step,
  * is one figure, eaten once) goes back to its owner; a kind used once (the
  * Prophet, ARK-15) goes into the box. "Everything of flesh and blood": the
  * seed's menu has the builder and the pig eaten too, so by default every
- * figure a player owns is eaten (neutral figures: the fairy, the Ark, the
- * dragon itself, are not); option dragon-eats=followers spares the others. */
+ * figure a player owns on the tile's features is eaten (neutral figures:
+ * the fairy, the Ark, the dragon itself, are not, nor a tower's floors and
+ * the follower on top of it, which stand on the tile: The Tower's FAQ);
+ * option dragon-eats=followers spares the others. */
 static int eat(carc_ctx *ctx, int tile)
 {
     pd_state *st = pd_st(ctx);
@@ -118,7 +120,9 @@ static int eat(carc_ctx *ctx, int tile)
     carc_figure_info fi;
     /* Removing f keeps the walk: the next is the first above f. */
     for (int f = api->figure_next_on_tile(ctx, tile, -1); f >= 0; f = api->figure_next_on_tile(ctx, tile, f)) {
-        if (api->figure(ctx, f, &fi) < 0 || fi.seat < 0) continue;
+        /* Only what stands on the tile's features: a tower's floors and the
+         * follower on top of it stand on the tile itself (The Tower, TOWER-3). */
+        if (api->figure(ctx, f, &fi) < 0 || fi.seat < 0 || fi.where != CARC_AT_SEGMENT) continue;
         if (st->eats_followers_only && !(api->figure_kind_flags(ctx, fi.kind) & CARC_FIGURE_FOLLOWER)) continue;
         if (api->figure_remove(ctx, f, CARC_GONE_RETURNED) < 0) return -1;
     }
