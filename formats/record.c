@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -199,21 +201,51 @@ void carc_record_free(carc_record *rec)
     rec->nlines = 0;
 }
 
+/* Whether part of a variant's name is a relative path (not a variant name
+ * like "base" or "house/road-closer"): it starts "./" or "../", or names a
+ * file "*.ini" by a path with '/'. */
+static bool relative_path_part(const char *t, size_t len)
+{
+    if (len == 0 || t[0] == '/') return false;
+    if ((len >= 2 && strncmp(t, "./", 2) == 0) || (len >= 3 && strncmp(t, "../", 3) == 0)) return true;
+    return len > 4 && memchr(t, '/', len) && strncmp(t + len - 4, ".ini", 4) == 0;
+}
+
+int carc_record_variant(const carc_record *rec, char *out, size_t n)
+{
+    const char *v = rec->variant, *slash = strrchr(rec->path, '/');
+    size_t u = 0;
+    if (n) out[0] = 0;
+    for (const char *t = v;;) {
+        size_t len = strcspn(t, "+");
+        char part[PATH_MAX + 600];
+        snprintf(part, sizeof part, "%.*s", (int)len, t);
+        /* Next to the record; when no such file is there, as given (a path
+         * from the current directory, as before records were written so). */
+        if (relative_path_part(t, len)) {
+            char beside[sizeof part];
+            snprintf(beside, sizeof beside, "%.*s%s%s", slash ? (int)(slash - rec->path) : 0, rec->path,
+                     slash ? "/" : "", part);
+            if (access(beside, R_OK) == 0) snprintf(part, sizeof part, "%s", beside);
+        }
+        int w = snprintf(out + u, n > u ? n - u : 0, "%s%s", u ? "+" : "", part);
+        if (w < 0 || (size_t)w >= (n > u ? n - u : 0)) return -1;
+        u += (size_t)w;
+        if (!t[len]) break;
+        t += len + 1;
+    }
+    return 0;
+}
+
 carc_rules *carc_record_rules(const carc_record *rec, char *err, size_t errn)
 {
     const char *ov[32];
     for (int i = 0; i < rec->noptions; i++) ov[i] = rec->options[i];
-    /* A variant given as a relative path is relative to the record. */
-    char path[1024];
-    const char *v = rec->variant;
-    if (strchr(v, '/') && v[0] != '/') {
-        const char *slash = strrchr(rec->path, '/');
-        if (slash) {
-            snprintf(path, sizeof path, "%.*s/%s", (int)(slash - rec->path), rec->path, v);
-            if (access(path, R_OK) == 0) v = path;
-        }
+    char v[2 * PATH_MAX], msg[1024];
+    if (carc_record_variant(rec, v, sizeof v) < 0) {
+        snprintf(err, errn, "%s: variant %s: its paths next to the record are too long", rec->path, rec->variant);
+        return NULL;
     }
-    char msg[1024];
     carc_rules *r = carc_variant_load(v, ov, rec->noptions, msg, sizeof msg);
     if (!r) snprintf(err, errn, "%s: variant %s: %s", rec->path, rec->variant, msg);
     return r;
@@ -389,7 +421,15 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
                  "characters, more than a record holds", sizeof ref - 1);
         return -1;
     }
-    snprintf(line, sizeof line, "variant %s\nseed %" PRIu64 "\n", ref, seed);
+    w->variant_abs = strdup(ref);
+    if (!w->variant_abs) {
+        snprintf(w->error, sizeof w->error, "out of memory");
+        return -1;
+    }
+    rc |= wappend(w, "variant ");
+    w->variant_at = w->len;
+    w->variant_len = strlen(ref);
+    snprintf(line, sizeof line, "%s\nseed %" PRIu64 "\n", ref, seed);
     rc |= wappend(w, line);
     for (int i = 0; i < nplayers; i++) {
         snprintf(line, sizeof line, "player %s %s\n", names[i], agents[i]);
@@ -427,9 +467,91 @@ int carc_writer_line(carc_record_writer *w, const char *line)
     return -1;
 }
 
+/* file (absolute) by its path from dir (absolute, resolved): "./x.ini",
+ * "../rules/x.ini". */
+static int path_from(const char *dir, const char *file, char *out, size_t n)
+{
+    size_t i = 0, last = 0;
+    if (strcmp(dir, "/") == 0) return snprintf(out, n, "./%s", file + 1) < (int)n ? 0 : -1;
+    while (dir[i] && dir[i] == file[i]) {
+        if (dir[i] == '/') last = i;
+        i++;
+    }
+    if (!dir[i] && file[i] == '/') last = i; /* the file is below dir */
+    int ups = 0;
+    for (const char *p = dir + last; *p; p++) ups += *p == '/';
+    size_t u = 0;
+    out[0] = 0;
+    for (int k = 0; k < (ups ? ups : 1); k++) {
+        int w = snprintf(out + u, n - u, "%s", ups ? "../" : "./");
+        if (w < 0 || (size_t)w >= n - u) return -1;
+        u += (size_t)w;
+    }
+    return snprintf(out + u, n - u, "%s", file + last + 1) < (int)(n - u) ? 0 : -1;
+}
+
+/* The writer's variant named from the folder of the record at path: each
+ * part that is a file by absolute path by its path from there. 0, or -1
+ * (out is then the absolute reference). */
+static int variant_from(const carc_record_writer *w, const char *path, char *out, size_t n)
+{
+    snprintf(out, n, "%s", w->variant_abs ? w->variant_abs : "");
+    if (!w->variant_abs) return -1;
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (slash == path) snprintf(dir, sizeof dir, "/");
+    if (!realpath(dir, real)) return -1;
+    char buf[1024];
+    size_t u = 0;
+    buf[0] = 0;
+    for (const char *t = w->variant_abs;;) {
+        size_t len = strcspn(t, "+");
+        char part[600], rel[1024];
+        snprintf(part, sizeof part, "%.*s", (int)len, t);
+        const char *use = part;
+        if (part[0] == '/' && len > 4 && strcmp(part + len - 4, ".ini") == 0 && path_from(real, part, rel, sizeof rel) == 0)
+            use = rel;
+        int k = snprintf(buf + u, sizeof buf - u, "%s%s", u ? "+" : "", use);
+        if (k < 0 || (size_t)k >= sizeof buf - u) return -1;
+        u += (size_t)k;
+        if (!t[len]) break;
+        t += len + 1;
+    }
+    if (u >= n || u > 500) return -1; /* what carc_writer_begin allows */
+    memcpy(out, buf, u + 1);
+    return 0;
+}
+
+/* The record text with its variant named from the folder of path: a new
+ * buffer (*len bytes), or NULL when out of memory. */
+static char *relocated(const carc_record_writer *w, const char *path, size_t *len, size_t *variant_len)
+{
+    char ref[1024];
+    variant_from(w, path, ref, sizeof ref);
+    size_t rl = strlen(ref), tail = w->len - w->variant_at - w->variant_len;
+    char *b = malloc(w->variant_at + rl + tail + 1);
+    if (!b) return NULL;
+    memcpy(b, w->buf, w->variant_at);
+    memcpy(b + w->variant_at, ref, rl);
+    memcpy(b + w->variant_at + rl, w->buf + w->variant_at + w->variant_len, tail + 1);
+    *len = w->variant_at + rl + tail;
+    *variant_len = rl;
+    return b;
+}
+
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn)
 {
-    return atomic_file_write(path, w->buf, w->len, NULL, err, errn);
+    if (!w->variant_abs) return atomic_file_write(path, w->buf, w->len, NULL, err, errn);
+    size_t len, vl;
+    char *b = relocated(w, path, &len, &vl);
+    if (!b) {
+        snprintf(err, errn, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = atomic_file_write(path, b, len, NULL, err, errn);
+    free(b);
+    return rc;
 }
 
 static void sync_close(carc_record_writer *w)
@@ -468,6 +590,19 @@ int carc_writer_sync(carc_record_writer *w, const char *path, bool flush, char *
         snprintf(err, errn, "%s: out of memory", path);
         return -1;
     }
+    if (w->variant_abs) { /* the whole record, its variant named from path's folder: appends follow it */
+        size_t len, vl;
+        char *b = relocated(w, path, &len, &vl);
+        if (!b) {
+            snprintf(err, errn, "%s: out of memory", path);
+            return -1;
+        }
+        free(w->buf);
+        w->buf = b;
+        w->len = w->cap = len;
+        w->cap++;
+        w->variant_len = vl;
+    }
     if (atomic_file_write(path, w->buf, w->len, &w->fd, err, errn) < 0) return -1;
     w->fd_open = true;
     w->synced = w->flushed = w->len;
@@ -478,6 +613,7 @@ void carc_writer_free(carc_record_writer *w)
 {
     sync_close(w);
     free(w->sync_path);
+    free(w->variant_abs);
     free(w->buf);
     memset(w, 0, sizeof *w);
 }

@@ -46,7 +46,16 @@ int carc_record_parse(const char *name, const char *text, size_t len, carc_recor
                       char *err, size_t errn);
 void carc_record_free(carc_record *rec);
 
-/* Loads the record's variant with its option overrides. */
+/* The record's variant as it loads from the current directory: each file
+ * of it (alone or in a '+' composition) that the record names by a relative
+ * path ("./my-rule.ini", "../rules/fan.ini", "house/x.ini") is found next to
+ * the record (its path joined to the record's folder) when it is there,
+ * else taken as given (from the current directory: records written before
+ * they kept relative paths); absolute paths and variant names as they are.
+ * 0, or -1 when it does not fit in n. */
+int carc_record_variant(const carc_record *rec, char *out, size_t n);
+/* Loads the record's variant (carc_record_variant) with its option
+ * overrides. */
 carc_rules *carc_record_rules(const carc_record *rec, char *err, size_t errn);
 
 /* Replays a record on fresh rules: plays every line, then stops at the first
@@ -90,6 +99,11 @@ typedef struct carc_record_writer {
     size_t synced, flushed;
     int fd;
     bool fd_open;
+    /* The variant line's place in buf, and the variant as
+     * carc_variant_reference names it (files by absolute path): each whole
+     * write names those files by their path from the record's folder. */
+    size_t variant_at, variant_len;
+    char *variant_abs;
 } carc_record_writer;
 
 int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed, int nplayers,
@@ -101,7 +115,10 @@ int carc_writer_begin(carc_record_writer *w, const char *variant, uint64_t seed,
  * read back as written (a newline or '#' in it), or out of memory; the
  * record is then unchanged, and the game stops there. */
 int carc_writer_line(carc_record_writer *w, const char *line);
-/* Writes the record to path atomically (temporary file, fsync, rename). */
+/* Writes the record to path atomically (temporary file, fsync, rename).
+ * A variant file (alone or in a composition) is named by its path from the
+ * record's folder ("./my-rule.ini", "../rules/fan.ini"), so that the record
+ * and its variant, copied together, replay anywhere (carc_record_variant). */
 int carc_writer_save(const carc_record_writer *w, const char *path, char *err, size_t errn);
 /* Saves the record to path as a game goes on, in time linear in its length:
  * the first call writes it whole (as carc_writer_save) and keeps the file

@@ -6,7 +6,11 @@
 # draws them; a screenshot shows a board (many colours, field and city
 # among them); the page loads nothing from the network; carc serve's page
 # plays whole games by clicks, and its board shows each option's figure,
-# feature and points as the server computes them, wide and on a phone.
+# feature and points as the server computes them, wide and on a phone. The
+# HTML report of carc stats report (compare, sim, tournament, a sweep):
+# every mark of its charts read back through the chart's axis equals the
+# report's JSON, each SVG file is the page's chart, a screenshot
+# (docs/report.png).
 #
 # Run from the project root (make test-browser):
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/browser_test.sh
@@ -184,6 +188,67 @@ if ! command -v "$NODE" >/dev/null 2>&1; then
 fi
 SHOTS=${CARC_SHOTS:-$T}
 mkdir -p "$SHOTS" "$T/saves"
+
+# ---- carc stats report: the HTML report and its charts ---------------------------------
+# The browser parses the page; tests/report_browser.mjs reads every mark back
+# through its chart's own axis and checks it against the report's JSON. The
+# screenshot is docs/report.png.
+
+# report_check NAME JSON: draws JSON into NAME.html and svg-NAME/, checks it.
+report_check() {
+    rm -rf "$T/svg-$1"
+    if ! "$CARC" stats report "$2" --html "$T/$1.html" --svg-dir "$T/svg-$1" 2>"$T/report.err"; then
+        fail "carc stats report draws the $1 report" "$(cat "$T/report.err")"
+        return
+    fi
+    shot=
+    [ "$1" = compare ] && shot="$SHOTS/report.png"
+    if $LIMIT "$NODE" tests/report_browser.mjs "$CHROMIUM" "$T/$1.html" "$2" $shot >"$T/report.out" 2>&1; then
+        pass "the $1 report in the browser: $(grep -c '^ok' "$T/report.out") checks of its charts against its JSON"
+    else
+        fail "the $1 report in the browser: its charts against its JSON" "$(grep -v '^ok' "$T/report.out" | head -5)"
+    fi
+    # Each SVG file is the chart the page shows, byte for byte, and an SVG document of its own.
+    n=0 bad=
+    for svg in "$T/svg-$1"/*.svg; do
+        n=$((n + 1))
+        head -n 1 "$svg" | grep -q '^<?xml version="1.0"' || bad="$bad $(basename "$svg"): no XML declaration;"
+        tail -n +2 "$svg" >"$T/chart.svg"
+        tr -d '\n' <"$T/chart.svg" >"$T/chart.one"
+        tr -d '\n' <"$T/$1.html" | grep -qF "$(cat "$T/chart.one")" || bad="$bad $(basename "$svg") is not the page's chart;"
+    done
+    if [ "$n" -gt 0 ] && [ -z "$bad" ] && [ "$n" = "$(grep -c '<svg xmlns' "$T/$1.html")" ]; then
+        pass "the $1 report: each of its $n charts also an SVG file of its own"
+    else
+        fail "the $1 report: its charts as SVG files" "$n files;$bad"
+    fi
+}
+"$CARC" compare base base --option-b farm-scoring=none --games 200 \
+    --players greedy,greedy --seed 7 --jobs 2 --json >"$T/compare.json" 2>/dev/null
+report_check compare "$T/compare.json"
+"$CARC" sim --games 60 --players greedy,random --seed 3 --json >"$T/sim.json"
+report_check sim "$T/sim.json"
+"$CARC" tournament --games 30 --players greedy,random,greedy --seed 3 --json >"$T/tournament.json"
+report_check tournament "$T/tournament.json"
+# A sweep's report (one row a point and measure): made here from compares of
+# farm-scoring's values against the base game, in the shape carc sweep prints.
+for v in none per-city-once city-majority; do
+    "$CARC" compare base base --option-b farm-scoring=$v --games 100 --players greedy,greedy --seed 7 --json \
+        >"$T/point-$v.json" 2>/dev/null
+done
+"$NODE" -e '
+const fs = require("fs"), [out, ...files] = process.argv.slice(1);
+const rows = [], points = [];
+for (const f of files) {
+  const c = JSON.parse(fs.readFileSync(f, "utf8")), point = "farm-scoring=" + c.b.options_not_default["farm-scoring"];
+  points.push({ point, games: c.games });
+  for (const m of c.metrics) rows.push(Object.assign({ point, baseline: m.a, value: m.b }, m));
+}
+const first = JSON.parse(fs.readFileSync(files[0], "utf8"));
+fs.writeFileSync(out, JSON.stringify({ baseline: first.a, vary: [{ option: "farm-scoring" }], points, blocks: first.blocks,
+  correction: "holm", findings: rows.filter((r) => r.finding).length, rows }));
+' "$T/sweep.json" "$T/point-none.json" "$T/point-per-city-once.json" "$T/point-city-majority.json"
+report_check sweep "$T/sweep.json"
 : >"$T/serve.out" # there before the server writes to it: the loop below reads it at once
 "$CARC" serve --port 0 --save-dir "$T/saves" --db "$T/games.db" >"$T/serve.out" 2>"$T/serve.err" &
 SERVE_PID=$!

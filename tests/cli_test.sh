@@ -269,7 +269,8 @@ implied=$(awk '
         for (p = 1; p <= seats; p++) printf "%.6f/%.4f ", win[p] / games, sum[p] / games
     }' "$T/replayed")
 reported=$(tr '{' '\n' <"$T/sim-records.json" |
-    sed -n 's/.*"win_rate": \([0-9.]*\),.*"mean_score": \([0-9.-]*\),.*/\1\/\2/p' | tr '\n' ' ')
+    sed -n 's/.*"win_rate": \([0-9.]*\),.*"mean_score": \([0-9.-]*\),.*/\1\/\2/p' |
+    awk -F/ '{ printf "%.6f/%.4f ", $1, $2 }') # JSON prints each number as short as it is
 if [ -n "$reported" ] && [ "$implied" = "$reported" ]; then
     pass "the replayed sim records give the win rates and mean scores sim reported ($reported)"
 else
@@ -825,7 +826,7 @@ wait "$SERVE_PID" 2>/dev/null
 echo "not a database, only text" >"$T/not.db"
 check "carc serve --db of a file that is no database is refused" 1 "not" "$CARC" serve --port 0 --db "$T/not.db"
 check "carc serve --db-sync bogus is refused" 2 "normal or full" "$CARC" serve --port 0 --db-sync bogus
-# Text that is not UTF-8 goes into JSON as UTF-8 (json_text.h): a player
+# Text that is not UTF-8 goes into JSON as UTF-8 (json_io.h): a player
 # named in Latin-1.
 printf 'carcassonne-record 1\nvariant base\nseed 3\nplayer Jos\351 greedy\nplayer Bob greedy\n---\n' >"$T/latin1.rec"
 check "carc replay --json writes a Latin-1 name as UTF-8" 0 '"name": "José"' "$CARC" replay --json "$T/latin1.rec"

@@ -10,69 +10,18 @@
 // choice, pass), waits for the bot, and prints one JSON line: the game's id
 // and the scores the final table shows. With SHOTS_PREFIX it writes
 // PREFIX-form.png, PREFIX-board.png (mid-game) and PREFIX-final.png.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openChromium, sleep } from './cdp_pipe.mjs';
 
 const [chromium, url, variant, seedArg, shots] = process.argv.slice(2);
 let seed = Number(seedArg) || 1;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function rand(n) { // the test's own choices, repeatable from its seed
   seed = (seed * 1103515245 + 12345) % 2147483648;
   return seed % n;
 }
 
-const profile = mkdtempSync(join(tmpdir(), 'carc-serve-chromium.'));
-// The DevTools protocol over a pipe (fd 3 to Chromium, fd 4 from it): JSON
-// messages, each ended by a NUL byte; no port, no WebSocket.
-const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe',
-  '--window-size=1400,1000', '--user-data-dir=' + profile, 'about:blank'],
-  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-function quit(code, msg) {
-  if (msg) console.error('serve_browser: ' + msg);
-  try { browser.kill('SIGKILL'); } catch (e) { /* gone */ }
-  try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
-  process.exit(code);
-}
-setTimeout(() => quit(1, 'timed out'), 15 * 60 * 1000).unref();
-browser.on('exit', (code) => quit(1, 'chromium exited (' + code + ')'));
-
-let nextId = 1, pending = '', session;
-const waiting = new Map();
-browser.stdio[4].on('data', (chunk) => {
-  pending += chunk.toString('utf8');
-  let nul;
-  while ((nul = pending.indexOf('\0')) >= 0) {
-    const msg = JSON.parse(pending.slice(0, nul));
-    pending = pending.slice(nul + 1);
-    if (msg.id && waiting.has(msg.id)) {
-      const { ok, bad } = waiting.get(msg.id);
-      waiting.delete(msg.id);
-      if (msg.error) bad(new Error(msg.error.message)); else ok(msg.result);
-    }
-  }
-});
-function cdp(method, params = {}, browserLevel = false) {
-  const id = nextId++;
-  const msg = { id, method, params };
-  if (!browserLevel) msg.sessionId = session;
-  browser.stdio[3].write(JSON.stringify(msg) + '\0');
-  return new Promise((ok, bad) => waiting.set(id, { ok, bad }));
-}
-let page = null;
-for (let i = 0; i < 100 && !page; i++) {
-  page = (await cdp('Target.getTargets', {}, true)).targetInfos.find((t) => t.type === 'page');
-  if (!page) await sleep(100);
-}
-if (!page) quit(1, 'chromium shows no page');
-session = (await cdp('Target.attachToTarget', { targetId: page.targetId, flatten: true }, true)).sessionId;
-async function js(expr) {
-  const r = await cdp('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
-  if (r.exceptionDetails) throw new Error('page script: ' + JSON.stringify(r.exceptionDetails).slice(0, 300));
-  return r.result.value;
-}
+const { cdp, js, quit, profile } = await openChromium(chromium, { name: 'serve_browser' });
 async function until(expr, what, ms = 60000) {
   for (let t = 0; t < ms; t += 50) {
     if (await js(expr)) return;
@@ -216,5 +165,4 @@ const reloaded = await js(`[...document.querySelectorAll('#final-table .final-sc
 if (reloaded !== scores) quit(1, `the loaded record shows ${reloaded}, the game ${scores}`);
 const loaded = true;
 console.log(JSON.stringify({ id, scores, moves, rotations, logAwards, undone, loaded }));
-browser.removeAllListeners('exit');
 quit(0);

@@ -127,6 +127,13 @@ left=$(ls "$T" | grep -c '^o\.jsonl')
 [ "$left" = 0 ] && pass "out: a shard killed while it plays leaves nothing a merge could take" ||
     fail "out: a shard killed while it plays leaves nothing" "$(ls "$T" | grep '^o\.jsonl')"
 check "out: a shard that ends writes its file" 0 "" "$CARC" sim --games 4 --shard 1/2 --out "$T/o.jsonl"
+# Lines read through jansson: one that is not JSON, and a game in an older
+# layout (modules as one text), each refused at its line.
+sed '2s/"modules": \["base"\]/"modules": "base"/' "$T/o.jsonl" >"$T/older.jsonl"
+check "refused: a game line in an older layout, at its line" 1 "older.jsonl:2: a game line in an older carc's layout" \
+    "$CARC" stats merge "$T/older.jsonl"
+sed '3s/}$/,/' "$T/o.jsonl" >"$T/cut.jsonl"
+check "refused: a line that is no JSON, at its line" 1 "cut.jsonl:3: not a JSON object" "$CARC" stats merge "$T/cut.jsonl"
 [ "$(wc -l <"$T/o.jsonl")" = 3 ] && ! ls "$T" | grep -q partial && pass "out: ... whole, no temporary file left" ||
     fail "out: ... whole, no temporary file left" "$(ls "$T")"
 

@@ -26,7 +26,7 @@
 
 #include "agents.h"
 #include "helpers.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "serve_http.h"
 #include "serve_registry.h"
 #include "serve_store.h"
@@ -1090,7 +1090,7 @@ static void test_agents_are_the_commands_list(void **state)
     json_decref(j);
 }
 
-/* The one conversion of text to valid UTF-8 (json_text.h): valid text
+/* The one conversion of text to valid UTF-8 (json_io.h): valid text
  * unchanged; each byte of anything else (Latin-1, overlong forms,
  * surrogates, code points past U+10FFFF, cut sequences) read as Latin-1
  * from 0xA0, else as U+FFFD. */

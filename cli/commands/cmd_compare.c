@@ -113,6 +113,17 @@ static int run(const cli_args *args)
         }
         if (out && study_out_close("compare", &fl, out) < 0) rc = 1;
         if (rc == 0 && study_games_jsonl("compare", &fl, "compare", &a, &b) < 0) rc = 1;
+        if (rc == 0 && !fl.sharded && (fl.html || fl.svg_dir)) { /* the report's JSON, drawn */
+            char *json = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&json, &len);
+            if (m) {
+                report_compare(&a, &b, &cs, m, REPORT_JSON);
+                fclose(m);
+            }
+            if (!m || study_pictures("compare", &fl, json, len) < 0) rc = 1;
+            free(json);
+        }
     }
     study_free(&a);
     study_free(&b);

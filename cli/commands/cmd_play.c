@@ -1,4 +1,5 @@
 /* cmd_play.c - carc play: a game at the terminal, saved after every move. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,10 @@ static int resume(const char *path, char **new_agents, int nagents)
             ags[p] = rec.agents[p];
         }
         for (int i = 0; i < rec.noptions; i++) opts[i] = rec.options[i];
-        rc = carc_writer_begin(&w, rec.variant, rec.seed, rec.nplayers, names, ags, opts, rec.noptions);
+        /* The variant as found next to the record, named again from where it is saved. */
+        char variant[2 * PATH_MAX];
+        rc = carc_record_variant(&rec, variant, sizeof variant);
+        if (rc == 0) rc = carc_writer_begin(&w, variant, rec.seed, rec.nplayers, names, ags, opts, rec.noptions);
         if (rc < 0) snprintf(err, sizeof err, "%s: %s", path, w.error);
         for (int i = 0; i < rec.nlines && rc == 0; i++) rc = carc_writer_line(&w, rec.lines[i].text);
         for (int p = 0; p < rec.nplayers && rc == 0; p++) {

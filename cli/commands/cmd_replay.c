@@ -8,7 +8,7 @@
 #include "ascii.h"
 #include "commands.h"
 #include "held_json.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "record.h"
 
 /* One JSON object on one line (docs/records.md, "replay"). */
@@ -38,7 +38,7 @@ static int print_json(const carc_game *g)
                    : NULL;
     json_decref(players);
     json_decref(events);
-    ok = j && json_dumpf(j, stdout, 0) == 0;
+    ok = j && json_print(stdout, j) == 0;
     json_decref(j);
     if (!ok) {
         fprintf(stderr, "carc replay: out of memory\n");

@@ -128,11 +128,11 @@ static int run(const cli_args *args)
     }
     /* The command line's own flags: how to print and where, not what to
      * play; paths made absolute before the study moves into its folder. */
-    static char paths[3][PATH_MAX + 8];
-    static const char *const passed[] = {"--out", "--games-jsonl", "--records", "--shard"};
-    for (int k = 0; k < 4; k++) {
+    static char paths[5][PATH_MAX + 8];
+    static const char *const passed[] = {"--out", "--games-jsonl", "--records", "--html", "--svg-dir", "--shard"};
+    for (int k = 0; k < 6; k++) {
         const char *v = cli_text(args, passed[k], NULL);
-        if (v) add(&sf, passed[k], k < 3 ? absolute_arg(v, paths[k], sizeof paths[k]) : v);
+        if (v) add(&sf, passed[k], k < 5 ? absolute_arg(v, paths[k], sizeof paths[k]) : v);
     }
     char jobs[16];
     snprintf(jobs, sizeof jobs, "%d", cli_int(args, "--jobs", 1));
@@ -176,6 +176,8 @@ static const cli_flag flags[] = {
     FLAG_TEXT("--out", "FILE", "write the report into FILE (a path from here, not from the study's folder)"),
     FLAG_TEXT("--games-jsonl", "FILE", "also write every game as one JSON line into FILE"),
     FLAG_TEXT("--records", "DIR", "keep every game's record in DIR"),
+    FLAG_TEXT("--html", "FILE", "also the report as an HTML page with its charts (carc stats report)"),
+    FLAG_TEXT("--svg-dir", "DIR", "also each chart of the report as an SVG file in DIR"),
     FLAG_INT("--jobs", "J", 1, 256, "threads (default 1); results do not depend on it"),
     FLAG_TEXT("--shard", "K/N", "play only shard K of N, for carc stats merge"),
     FLAG_SWITCH("--json", "the report as one JSON object"),

@@ -94,6 +94,17 @@ static int run(const cli_args *args)
         if (out) report_sweep(&sw, &cs, out, study_format(&fl));
         if (out && study_out_close("sweep", &fl, out) < 0) rc = 1;
         if (rc == 0 && fl.games_jsonl && sweep_games_jsonl(&sw, &fl) < 0) rc = 1;
+        if (rc == 0 && (fl.html || fl.svg_dir)) { /* the report's JSON, drawn */
+            char *json = NULL;
+            size_t len = 0;
+            FILE *mem = open_memstream(&json, &len);
+            if (mem) {
+                report_sweep(&sw, &cs, mem, REPORT_JSON);
+                fclose(mem);
+            }
+            if (!mem || study_pictures("sweep", &fl, json, len) < 0) rc = 1;
+            free(json);
+        }
     }
     sweep_free(&sw);
     return rc;
@@ -115,6 +126,8 @@ static const cli_flag flags[] = {
     FLAG_TEXT("--out", "FILE", "write the report into FILE, whole or not at all"),
     FLAG_TEXT("--games-jsonl", "FILE", "also write every game as one JSON line into FILE,\n"
                                        "its side the point: for R or pandas"),
+    FLAG_TEXT("--html", "FILE", "also the report as an HTML page with its charts (carc stats report)"),
+    FLAG_TEXT("--svg-dir", "DIR", "also each chart of the report as an SVG file in DIR"),
     FLAG_SWITCH("--json", "the report as one JSON object"),
     FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),
     FLAG_ALLOW_PLUGIN_PATHS("the variants"),

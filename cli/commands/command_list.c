@@ -6,7 +6,7 @@
 
 const cli_command *const cli_commands[] = {
     &command_play,     &command_serve,   &command_sim,   &command_tournament, &command_compare, &command_sweep,
-    &command_train,    &command_analyse, &command_stats, &command_study, &command_replay,     &command_render,
+    &command_train,    &command_analyse, &command_stats, &command_stats_report, &command_study, &command_replay,     &command_render,
     &command_tiles,    &command_variants, &command_variant, &command_test,     &command_new,
 };
 const int cli_ncommands = (int)(sizeof cli_commands / sizeof cli_commands[0]);

@@ -9,7 +9,7 @@
 #include "flags.h"
 
 extern const cli_command command_play, command_serve, command_sim, command_tournament, command_compare,
-    command_train, command_analyse, command_stats, command_replay, command_render, command_tiles, command_variants,
+    command_train, command_analyse, command_stats, command_stats_report, command_replay, command_render, command_tiles, command_variants,
     command_variant, command_test, command_new, command_study, command_sweep;
 
 /* The variants in a folder of variant files (NAME, or SUB/NAME one folder

@@ -22,6 +22,7 @@ static void usage(FILE *f)
  * "stats merge"): *words is how many of argv it took. */
 static const cli_command *find_command(int argc, char **argv, int *words)
 {
+    const cli_command *found = NULL;
     for (int i = 0; i < cli_ncommands; i++) {
         const cli_command *c = cli_commands[i];
         size_t first = strcspn(c->name, " ");
@@ -31,10 +32,14 @@ static const cli_command *find_command(int argc, char **argv, int *words)
         *words = 1;
         if (!c->name[first]) return c;
         const char *sub = c->name + first + 1;
-        if (argc > 2 && strcmp(argv[2], sub) == 0) *words = 2;
-        return c;
+        if (argc > 2 && strcmp(argv[2], sub) == 0) {
+            *words = 2;
+            return c;
+        }
+        if (!found) found = c; /* "stats" without a known second word: the first "stats" command */
     }
-    return NULL;
+    if (found) *words = 1;
+    return found;
 }
 
 int main(int argc, char **argv)

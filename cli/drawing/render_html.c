@@ -10,7 +10,7 @@
 
 #include "frames.h"
 #include "render.h"
-#include "json_text.h"
+#include "json_io.h"
 
 /* The page being built: parts that grow turn by turn go to memory first. */
 typedef struct page {
@@ -91,35 +91,40 @@ static const char page_script[] =
     "})();\n";
 
 /* The segments of the features scored in this frame, as "t<tile>s<seg>". */
-static void json_scored(FILE *out, const carc_game *g, const frame_info *fi)
+static json_t *scored_json(const carc_game *g, const frame_info *fi)
 {
-    int n = 0;
+    json_t *ids = json_array();
     for (int e = fi->first_award; e < fi->end_award; e++) {
         int feature = carc_award_at(g, e)->feature, seen = 0;
         for (int d = fi->first_award; d < e; d++) seen |= carc_award_at(g, d)->feature == feature;
         if (feature < 0 || seen) continue;
         for (int t = 0; t < carc_tiles_placed(g); t++)
             for (int s = 0; s < carc_segment_count(g, t); s++)
-                if (carc_feature_of(g, t, s) == feature) fprintf(out, "%s\"t%ds%d\"", n++ ? "," : "", t, s);
+                if (carc_feature_of(g, t, s) == feature) {
+                    char id[32];
+                    snprintf(id, sizeof id, "t%ds%d", t, s);
+                    json_array_append_new(ids, json_string(id));
+                }
     }
+    return ids;
 }
 
+/* One element of FRAMES: the tiles laid, whose turn, the scores, the
+ * awards as [seat, points, reason, final], the scored segments. */
 static void frame_json(page *pg, const carc_game *g, const frame_info *fi)
 {
-    FILE *j = pg->json;
-    fprintf(j, "%s{\"tiles\":%d,\"active\":%d,\"last\":%s,\"scores\":[", fi->frame ? ",\n" : "", carc_tiles_placed(g),
-            fi->active, fi->last ? "true" : "false");
-    for (int p = 0; p < carc_players(g); p++) fprintf(j, "%s%d", p ? "," : "", carc_score(g, p));
-    fprintf(j, "],\"awards\":[");
+    json_t *scores = json_array(), *awards = json_array();
+    for (int p = 0; p < carc_players(g); p++) json_array_append_new(scores, json_integer(carc_score(g, p)));
     for (int e = fi->first_award; e < fi->end_award; e++) {
         const carc_award *a = carc_award_at(g, e);
-        fprintf(j, "%s[%d,%d,", e > fi->first_award ? "," : "", a->player, a->points);
-        json_write_string(j, carc_reason_name(pg->rules, a->reason));
-        fprintf(j, ",%d]", (a->flags & CARC_AWARD_FINAL) ? 1 : 0);
+        json_array_append_new(awards, json_pack("[i, i, o, i]", a->player, a->points,
+                                                json_text(carc_reason_name(pg->rules, a->reason)),
+                                                (a->flags & CARC_AWARD_FINAL) ? 1 : 0));
     }
-    fprintf(j, "],\"scored\":[");
-    json_scored(j, g, fi);
-    fprintf(j, "]}");
+    json_t *f = json_pack("{s:i, s:i, s:b, s:o, s:o, s:o}", "tiles", carc_tiles_placed(g), "active", fi->active, "last",
+                          fi->last, "scores", scores, "awards", awards, "scored", scored_json(g, fi));
+    if (fi->frame) fputs(",\n", pg->json);
+    if (json_print_new(pg->json, f) < 0) pg->failed = 1;
 }
 
 /* One row of the moves table: the turn, whose it was, its record lines, the
@@ -225,12 +230,11 @@ static void script(FILE *out, const page *pg, const carc_game *end, int start)
 {
     fprintf(out, "<script>\nvar FRAMES=[\n");
     fwrite(pg->json_buf, 1, pg->json_len, out);
-    fprintf(out, "];\nvar NAMES=[");
-    for (int p = 0; p < carc_players(end); p++) {
-        if (p) fputc(',', out);
-        json_write_string(out, carc_player_name(end, p));
-    }
-    fprintf(out, "];\nvar FINISHED=%s;\nvar START=%d;\n%s</script>\n", pg->finished ? "true" : "false", start,
+    json_t *names = json_array();
+    for (int p = 0; p < carc_players(end); p++) json_array_append_new(names, json_text(carc_player_name(end, p)));
+    fprintf(out, "];\nvar NAMES=");
+    json_print_new(out, names);
+    fprintf(out, ";\nvar FINISHED=%s;\nvar START=%d;\n%s</script>\n", pg->finished ? "true" : "false", start,
             page_script);
 }
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "serve_access.h"
 #include "serve_events.h"
 #include "serve_registry.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "json_text.h"
+#include "json_io.h"
 
 static int fresh_secret(char out[SESSION_SECRET_CHARS + 1])
 {

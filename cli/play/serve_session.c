@@ -10,7 +10,7 @@
 
 #include "agents.h"
 #include "game_log.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "record_header.h"
 
 bool session_is_human(const serve_session *s, int seat)
@@ -389,7 +389,8 @@ serve_session *session_from_record(const char *name, const char *text, size_t le
         carc_record_free(&rec);
         return NULL;
     }
-    snprintf(s->variant, sizeof s->variant, "%s", rec.variant);
+    if (carc_record_variant(&rec, s->variant, sizeof s->variant) < 0) /* next to the record (--resume) */
+        snprintf(s->variant, sizeof s->variant, "%s", rec.variant);
     snprintf(s->save, sizeof s->save, "%s", save_path);
     s->seed = rec.seed;
     s->nplayers = rec.nplayers;

@@ -9,7 +9,7 @@
 #include "agents.h"
 #include "game_log.h"
 #include "held_json.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "option_preview.h"
 #include "option_targets.h"
 #include "render.h"

@@ -10,7 +10,7 @@
 #include "serve_session.h"
 
 /* A new reference (the caller decrefs it), or NULL when out of memory (every
- * text in it is made valid UTF-8, json_text.h). The caller holds the
+ * text in it is made valid UTF-8, json_io.h). The caller holds the
  * session's lock. */
 json_t *serve_state_json(const serve_session *s);
 /* {"pile_left", "types": [{"type": "SET:ID", "left", "of", "svg"}]}: how

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "json_text.h"
+#include "json_io.h"
 
 static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
 static sqlite3 *db;

@@ -1,6 +1,8 @@
 /* serve_watch.c - the deadlines of carc serve's connections (serve_watch.h). */
 #include "serve_watch.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -40,11 +42,18 @@ static double now(void)
 static void end_connection(watch_conn *c, const watch_deadlines *d)
 {
     if (c->phase == WATCH_HEADERS || c->phase == WATCH_BODY) {
-        char msg[320];
-        int n = snprintf(msg, sizeof msg, "{\"error\":\"the request's %s took longer than %g s: the connection is "
-                                          "closed (docs/security.md)\"}",
-                         c->phase == WATCH_HEADERS ? "headers" : "body",
-                         c->phase == WATCH_HEADERS ? d->headers : d->body);
+        char text[200];
+        snprintf(text, sizeof text, "the request's %s took longer than %g s: the connection is closed (docs/security.md)",
+                 c->phase == WATCH_HEADERS ? "headers" : "body", c->phase == WATCH_HEADERS ? d->headers : d->body);
+        json_t *j = json_pack("{s:s}", "error", text);
+        char *msg = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        if (!msg) { /* out of memory: no reply, the connection still ends */
+            shutdown(c->fd, SHUT_RDWR);
+            c->closed = true;
+            return;
+        }
+        int n = (int)strlen(msg);
         char head[256];
         int h = snprintf(head, sizeof head,
                          "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\n"
@@ -53,6 +62,7 @@ static void end_connection(watch_conn *c, const watch_deadlines *d)
         /* best effort, never blocking: a client that reads nothing gets nothing */
         if (send(c->fd, head, (size_t)h, MSG_DONTWAIT | MSG_NOSIGNAL) == h)
             (void)!send(c->fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+        free(msg);
     }
     shutdown(c->fd, SHUT_RDWR);
     c->closed = true;

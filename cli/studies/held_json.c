@@ -1,7 +1,7 @@
 /* held_json.c - the figures a player holds as JSON (held_json.h). */
 #include "held_json.h"
 
-#include "json_text.h"
+#include "json_io.h"
 
 json_t *held_figures_json(const carc_game *g, int holder)
 {

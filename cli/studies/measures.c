@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_text.h"
+#include "json_io.h"
 #include "stats.h"
 
 enum {
@@ -138,15 +138,17 @@ double measure_value(const study *s, const study_game *g, const measure_ref *m)
     }
 }
 
-void measures_game_json(FILE *f, const study *s, const study_game *g)
+json_t *measures_game_json(const study *s, const study_game *g)
 {
     measure_ref m[MEASURES_MAX];
     int n = measures_of(s, m, MEASURES_MAX);
-    for (int i = 0; i < n; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        json_write_string(f, m[i].key);
-        fprintf(f, ": %.6g", measure_value(s, g, &m[i]));
+    json_t *o = json_object();
+    for (int i = 0; o && i < n; i++) {
+        char *key = text_utf8(m[i].key);
+        if (key) json_object_set_new(o, key, json_sig(measure_value(s, g, &m[i]), 6));
+        free(key);
     }
+    return o;
 }
 
 typedef struct summary {
@@ -184,21 +186,18 @@ static int listed(const study *s, measure_ref *m, int max)
     return k;
 }
 
-void measures_study_json(FILE *f, const study *s)
+json_t *measures_study_json(const study *s)
 {
     measure_ref m[MEASURES_MAX];
     int n = listed(s, m, MEASURES_MAX);
-    fprintf(f, "[");
-    for (int i = 0; i < n; i++) {
+    json_t *list = json_array();
+    for (int i = 0; list && i < n; i++) {
         summary r = summarise(s, &m[i]);
-        fprintf(f, "%s{\"key\": ", i ? ", " : "");
-        json_write_string(f, m[i].key);
-        fprintf(f, ", \"name\": ");
-        json_write_string(f, m[i].name);
-        fprintf(f, ", \"unit\": \"%s\", \"value\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"games\": %d}", m[i].unit,
-                r.mean, r.lo, r.hi, r.games);
+        json_array_append_new(list, json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:i}", "key", json_text(m[i].key), "name",
+                                              json_text(m[i].name), "unit", m[i].unit, "value", json_fixed(r.mean, 6),
+                                              "lo", json_fixed(r.lo, 6), "hi", json_fixed(r.hi, 6), "games", r.games));
     }
-    fprintf(f, "]");
+    return list;
 }
 
 void measures_study_text(FILE *f, const study *s)

@@ -14,6 +14,8 @@
 #define CARC_MEASURES_H
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "study.h"
 
 typedef struct measure_ref {
@@ -36,15 +38,16 @@ int measures_all(const study *s, measure_ref *out, int max);
 /* The value of measure m in one game of study s. */
 double measure_value(const study *s, const study_game *g, const measure_ref *m);
 
-/* One game's values as JSON members ("skill_gap": 1, ...): the per-game
- * designer measures, for --games-jsonl. */
-void measures_game_json(FILE *f, const study *s, const study_game *g);
+/* One game's values as a new JSON object ({"skill-gap": 1, ...}): the
+ * per-game designer measures, for shard lines. NULL only when out of
+ * memory. */
+json_t *measures_game_json(const study *s, const study_game *g);
 
-/* The study's measures as a JSON array of {"key", "name", "unit", "value",
+/* The study's measures as a new JSON array of {"key", "name", "unit", "value",
  * "lo", "hi", "games"}: the mean over the games with its 95% interval (a
  * Wilson interval for shares that are 0 or 1 a game, Student's t
  * otherwise); a list any report can draw without knowing the measures. */
-void measures_study_json(FILE *f, const study *s);
+json_t *measures_study_json(const study *s);
 /* The same as a table (text), or as CSV rows of sim's and tournament's table
  * "measure,seat,agent,games,value,lo,hi" with the key as the measure. */
 void measures_study_text(FILE *f, const study *s);

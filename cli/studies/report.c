@@ -4,11 +4,12 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "measures.h"
 
 /* Share of the win of seat p in one game: 1/k for k tied winners. */
@@ -116,59 +117,78 @@ static void header_text(const study *s, FILE *f, const char *prefix)
                    " (docs/security.md)\n", prefix, fallbacks);
 }
 
-/* JSON members (no braces): what was run. */
-static void header_json(const study *s, FILE *f)
+json_t *study_about_json(const study *s)
 {
-    fprintf(f, "\"carc_version\": ");
-    json_write_string(f, s->version[0] ? s->version : CARC_VERSION);
-    fprintf(f, ", \"variant\": ");
-    json_write_string(f, s->variant_name);
-    fprintf(f, ", \"variant_given\": ");
-    json_write_string(f, s->variant);
-    fprintf(f, ", \"title\": ");
-    json_write_string(f, s->title);
-    fprintf(f, ", \"modules\": [");
-    char mods[1024];
-    snprintf(mods, sizeof mods, "%s", s->modules);
-    int k = 0;
-    for (char *save = NULL, *t = strtok_r(mods, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        fprintf(f, "%s", k++ ? ", " : "");
-        json_write_string(f, t);
-    }
-    fprintf(f, "], \"files\": [");
-    for (int i = 0; i < s->nsources; i++) {
-        fprintf(f, "%s{\"file\": ", i ? ", " : "");
-        json_write_string(f, s->source_name[i]);
-        fprintf(f, ", \"sha256\": \"%s\"}", s->source_hash[i]);
-    }
-    fprintf(f, "]");
-    if (study_file_name[0]) {
-        fprintf(f, ", \"study_file\": {\"file\": ");
-        json_write_string(f, study_file_name);
-        fprintf(f, ", \"sha256\": \"%s\"}", study_file_hash);
-    }
-    fprintf(f, ", \"options_not_default\": {");
+    json_t *mods = json_array(), *opts = json_object(), *overrides = json_array();
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", s->modules);
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        json_array_append_new(mods, json_text(t));
     for (int i = 0; i < s->nsettings; i++) {
         const char *eq = strchr(s->settings[i], '=');
         char key[160];
         snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - s->settings[i]) : 0, s->settings[i]);
-        fprintf(f, "%s", i ? ", " : "");
-        json_write_string(f, key);
-        fprintf(f, ": ");
-        json_write_string(f, eq ? eq + 1 : "");
+        char *k = text_utf8(key);
+        if (k) json_object_set_new(opts, k, json_text(eq ? eq + 1 : ""));
+        free(k);
     }
-    fprintf(f, "}, \"option_overrides\": [");
-    for (int i = 0; i < s->noverrides; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        json_write_string(f, s->overrides[i]);
-    }
-    fprintf(f, "], \"players\": [");
-    for (int p = 0; p < (s->rotate ? s->nagents : s->nplayers); p++) {
-        fprintf(f, "%s", p ? ", " : "");
-        json_write_string(f, s->rotate ? s->agents[p] : seat_agent(s, p));
-    }
-    fprintf(f, "], \"seats_rotated\": %s, \"games\": %d, \"seed\": %llu", s->rotate ? "true" : "false", s->nresults,
-            (unsigned long long)s->seed);
+    for (int i = 0; i < s->noverrides; i++) json_array_append_new(overrides, json_text(s->overrides[i]));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "carc_version",
+                     json_text(s->version[0] ? s->version : CARC_VERSION), "variant", json_text(s->variant_name),
+                     "variant_given", json_text(s->variant), "title", json_text(s->title), "modules", mods,
+                     "options_not_default", opts, "option_overrides", overrides);
+}
+
+/* JSON: what was run (study_about_json), the files it read with their
+ * hashes, the study file, the players, the games and the seed. */
+json_t *report_header_json(const study *s)
+{
+    json_t *h = study_about_json(s), *files = json_array(), *players = json_array();
+    for (int i = 0; i < s->nsources; i++)
+        json_array_append_new(files, json_pack("{s:o, s:s}", "file", json_text(s->source_name[i]), "sha256",
+                                               s->source_hash[i]));
+    json_object_set_new(h, "files", files);
+    if (study_file_name[0])
+        json_object_set_new(h, "study_file", json_pack("{s:o, s:s}", "file", json_text(study_file_name), "sha256",
+                                                        study_file_hash));
+    for (int p = 0; p < (s->rotate ? s->nagents : s->nplayers); p++)
+        json_array_append_new(players, json_text(s->rotate ? s->agents[p] : seat_agent(s, p)));
+    json_object_set_new(h, "players", players);
+    json_object_set_new(h, "seats_rotated", json_boolean(s->rotate));
+    json_object_set_new(h, "games", json_integer(s->nresults));
+    json_object_set_new(h, "seed", json_u64(s->seed));
+    return h;
+}
+
+/* The final scores of every player in every game of s as a histogram: bins
+ * of one width (1, 2 or 5 times a power of ten, about 20 bins over the
+ * range of s and of `also`, so that two sides share their bins), each
+ * {"from": the lowest score in it, "count"}. */
+static json_t *score_distribution_json(const study *s, const study *also)
+{
+    int lo = 0, hi = 0, any = 0;
+    const study *both[2] = {s, also};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; both[k] && i < both[k]->nresults; i++)
+            for (int p = 0; p < both[k]->nplayers; p++) {
+                int v = both[k]->results[i].score[p];
+                if (!any++ || v < lo) lo = v;
+                if (any == 1 || v > hi) hi = v;
+            }
+    int width = 1;
+    for (int k = 0; hi - lo + 1 > 20 * width && width < 100000000; k++) /* 2, 5, 10, 20, 50, ... */
+        width = k % 3 == 1 ? width / 2 * 5 : width * 2;
+    int from = (int)floor((double)lo / width) * width, nbins = any ? (hi - from) / width + 1 : 0;
+    int *count = calloc((size_t)(nbins > 0 ? nbins : 1), sizeof *count);
+    if (!count) return NULL;
+    for (int i = 0; i < s->nresults; i++)
+        for (int p = 0; p < s->nplayers; p++) count[(s->results[i].score[p] - from) / width]++;
+    json_t *bins = json_array();
+    for (int b = 0; b < nbins; b++)
+        json_array_append_new(bins, json_pack("{s:i, s:i}", "from", from + b * width, "count", count[b]));
+    free(count);
+    return json_pack("{s:s, s:i, s:o}", "measure", "final score (every player of every game)", "bin_width", width,
+                     "bins", bins);
 }
 
 /* CSV: "# key: value" lines before the table (read.csv(comment.char = "#"),
@@ -194,8 +214,7 @@ static void header_csv(const study *s, FILE *f, const char *side)
 
 void report_header(const study *s, FILE *f, int format, const char *prefix)
 {
-    if (format == REPORT_JSON) header_json(s, f);
-    else if (format == REPORT_CSV) header_csv(s, f, prefix);
+    if (format == REPORT_CSV) header_csv(s, f, prefix);
     else header_text(s, f, prefix);
 }
 
@@ -212,13 +231,16 @@ static void csv_row(FILE *f, const char *measure, int seat, const char *agent, i
 }
 
 /* The measures of docs/measures.md, after a sim's or tournament's report;
- * in JSON the "measures" member and the object's closing brace. */
-static void report_measures(const study *s, FILE *f, int format)
+ * in JSON the "measures" member of j, then j printed (and released). */
+static void report_measures(const study *s, FILE *f, int format, json_t *j)
 {
     if (format == REPORT_JSON) {
-        fprintf(f, ", \"measures\": ");
-        measures_study_json(f, s);
-        fprintf(f, "}\n");
+        json_object_set_new(j, "measures", measures_study_json(s));
+        if (json_print_new(f, j) < 0) {
+            fprintf(stderr, "carc: out of memory\n");
+            exit(1);
+        }
+        fputc('\n', f);
     } else if (format == REPORT_CSV) {
         measures_study_csv(f, s);
     } else {
@@ -232,12 +254,13 @@ void report_sim(const study *s, FILE *f, int format)
     bool json = format == REPORT_JSON, csv = format == REPORT_CSV;
     double *x = column(n), turns = 0;
     for (int i = 0; i < n; i++) turns += s->results[i].turns;
+    json_t *j = NULL, *seats = NULL, *by_reason = NULL;
     if (json) {
-        fprintf(f, "{");
-        header_json(s, f);
-        fprintf(f, ", \"seconds\": %.3f, ", s->seconds);
-        if (s->shards > 1) fprintf(f, "\"shards\": %d, ", s->shards); /* seconds: their sum */
-        fprintf(f, "\"mean_turns\": %.3f, \"seats\": [", n ? turns / n : 0);
+        j = report_header_json(s);
+        json_object_set_new(j, "seconds", json_fixed(s->seconds, 3));
+        if (s->shards > 1) json_object_set_new(j, "shards", json_integer(s->shards)); /* seconds: their sum */
+        json_object_set_new(j, "mean_turns", json_fixed(n ? turns / n : 0, 3));
+        json_object_set_new(j, "seats", seats = json_array());
     } else if (csv) {
         header_csv(s, f, "");
         fprintf(f, "measure,seat,agent,games,value,lo,hi\n");
@@ -256,12 +279,12 @@ void report_sim(const study *s, FILE *f, int format)
         interval w = stat_wilson95(wins, n), m = stat_mean_ci95(x, n);
         const char *agent = seat_agent(s, p);
         if (json) {
-            fprintf(f, "%s{\"seat\": %d, \"agent\": ", p ? ", " : "", p + 1);
-            json_write_string(f, agent);
-            fprintf(f,
-                    ", \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
-                    "\"mean_score\": %.4f, \"mean_score_lo\": %.4f, \"mean_score_hi\": %.4f, \"sd_score\": %.4f}",
-                    n ? wins / n : 0, w.lo, w.hi, stat_mean(x, n), m.lo, m.hi, stat_sd(x, n));
+            json_array_append_new(seats, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "seat", p + 1,
+                                                   "agent", json_text(agent), "win_rate", json_fixed(n ? wins / n : 0, 6),
+                                                   "win_rate_lo", json_fixed(w.lo, 6), "win_rate_hi", json_fixed(w.hi, 6),
+                                                   "mean_score", json_fixed(stat_mean(x, n), 4), "mean_score_lo",
+                                                   json_fixed(m.lo, 4), "mean_score_hi", json_fixed(m.hi, 4),
+                                                   "sd_score", json_fixed(stat_sd(x, n), 4)));
         } else if (csv) {
             csv_row(f, "win rate", p + 1, agent, n, n ? wins / n : 0, w.lo, w.hi, true);
             csv_row(f, "mean score", p + 1, agent, n, stat_mean(x, n), m.lo, m.hi, true);
@@ -271,24 +294,22 @@ void report_sim(const study *s, FILE *f, int format)
                     n ? 100.0 * wins / n : 0, 100 * w.lo, 100 * w.hi, stat_mean(x, n), m.lo, m.hi, stat_sd(x, n));
         }
     }
-    if (json) fprintf(f, "], \"points_by_reason\": {");
+    if (json) json_object_set_new(j, "points_by_reason", by_reason = json_object());
     else if (!csv) fprintf(f, "\npoints per game by reason (all players):\n");
-    bool first = true;
     for (int k = 0; k < s->nreasons; k++) {
         double total = 0;
         for (int i = 0; i < n; i++) total += s->results[i].points[k];
         if (!total) continue;
         char measure[64];
         snprintf(measure, sizeof measure, "points per game: %s", s->reasons[k]);
-        if (json) fprintf(f, "%s\"%s\": %.4f", first ? "" : ", ", s->reasons[k], total / n);
+        if (json) json_object_set_new(by_reason, s->reasons[k], json_fixed(total / n, 4));
         else if (csv) csv_row(f, measure, 0, NULL, n, total / n, 0, 0, false);
         else fprintf(f, "  %-12s %8.2f\n", s->reasons[k], total / n);
-        first = false;
     }
-    if (json) fprintf(f, "}");
+    if (json) json_object_set_new(j, "score_distribution", score_distribution_json(s, NULL));
     else if (csv) csv_row(f, "mean game length (turns)", 0, NULL, n, n ? turns / n : 0, 0, 0, false);
     else fprintf(f, "\nmean game length: %.2f turns\n", n ? turns / n : 0);
-    report_measures(s, f, format);
+    report_measures(s, f, format, j);
     free(x);
 }
 
@@ -297,10 +318,10 @@ void report_tournament(const study *s, FILE *f, int format)
     int n = s->nresults, np = s->nplayers;
     bool json = format == REPORT_JSON, csv = format == REPORT_CSV;
     double *x = column(n * np);
+    json_t *j = NULL, *agents = NULL, *seats = NULL;
     if (json) {
-        fprintf(f, "{");
-        header_json(s, f);
-        fprintf(f, ", \"agents\": [");
+        j = report_header_json(s);
+        json_object_set_new(j, "agents", agents = json_array());
     } else if (csv) {
         header_csv(s, f, "");
         fprintf(f, "measure,seat,agent,games,value,lo,hi\n");
@@ -321,12 +342,12 @@ void report_tournament(const study *s, FILE *f, int format)
                 }
         interval w = stat_wilson95(wins, played), m = stat_mean_ci95(x, nx);
         if (json) {
-            fprintf(f, "%s{\"agent\": ", a ? ", " : "");
-            json_write_string(f, s->agents[a]);
-            fprintf(f,
-                    ", \"games\": %d, \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f, "
-                    "\"mean_score\": %.4f, \"mean_score_lo\": %.4f, \"mean_score_hi\": %.4f}",
-                    played, played ? wins / played : 0, w.lo, w.hi, stat_mean(x, nx), m.lo, m.hi);
+            json_array_append_new(agents, json_pack("{s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "agent",
+                                                    json_text(s->agents[a]), "games", played, "win_rate",
+                                                    json_fixed(played ? wins / played : 0, 6), "win_rate_lo",
+                                                    json_fixed(w.lo, 6), "win_rate_hi", json_fixed(w.hi, 6),
+                                                    "mean_score", json_fixed(stat_mean(x, nx), 4), "mean_score_lo",
+                                                    json_fixed(m.lo, 4), "mean_score_hi", json_fixed(m.hi, 4)));
         } else if (csv) {
             csv_row(f, "win rate", 0, s->agents[a], played, played ? wins / played : 0, w.lo, w.hi, true);
             csv_row(f, "mean score", 0, s->agents[a], played, stat_mean(x, nx), m.lo, m.hi, true);
@@ -335,19 +356,21 @@ void report_tournament(const study *s, FILE *f, int format)
                     played ? 100.0 * wins / played : 0, 100 * w.lo, 100 * w.hi, stat_mean(x, nx), m.lo, m.hi);
         }
     }
-    if (json) fprintf(f, "], \"seats\": [");
+    if (json) json_object_set_new(j, "seats", seats = json_array());
     else if (!csv) fprintf(f, "\nwin rate by seat (whoever sat there):\n");
     for (int p = 0; p < np; p++) {
         double wins = 0;
         for (int i = 0; i < n; i++) wins += win_share(&s->results[i], np, p);
         interval w = stat_wilson95(wins, n);
-        if (json) fprintf(f, "%s{\"seat\": %d, \"win_rate\": %.6f, \"win_rate_lo\": %.6f, \"win_rate_hi\": %.6f}",
-                          p ? ", " : "", p + 1, n ? wins / n : 0, w.lo, w.hi);
+        if (json)
+            json_array_append_new(seats, json_pack("{s:i, s:o, s:o, s:o}", "seat", p + 1, "win_rate",
+                                                   json_fixed(n ? wins / n : 0, 6), "win_rate_lo", json_fixed(w.lo, 6),
+                                                   "win_rate_hi", json_fixed(w.hi, 6)));
         else if (csv) csv_row(f, "win rate by seat", p + 1, NULL, n, n ? wins / n : 0, w.lo, w.hi, true);
         else fprintf(f, "  seat %d  %6.1f%%  [%5.1f%%, %5.1f%%]\n", p + 1, n ? 100.0 * wins / n : 0, 100 * w.lo, 100 * w.hi);
     }
-    if (json) fprintf(f, "]");
-    report_measures(s, f, format);
+    if (json) json_object_set_new(j, "score_distribution", score_distribution_json(s, NULL));
+    report_measures(s, f, format, j);
     free(x);
 }
 
@@ -622,13 +645,12 @@ winner_change compare_winner_change(const study *a, const study *b)
     return w;
 }
 
-/* The staged run in JSON ("null" when the study was not staged). */
-static const char *staged_json(const compare_settings *cs, char *buf, size_t n)
+/* The staged run in JSON (null when the study was not staged). */
+static json_t *staged_json(const compare_settings *cs)
 {
-    if (!cs->staged_key[0]) return "null";
-    snprintf(buf, n, "{\"measure\": \"%s\", \"width\": %g, \"first_stage_games\": %d, \"capped\": %s}",
-             cs->staged_key, cs->staged_width, cs->staged_first, cs->staged_capped ? "true" : "false");
-    return buf;
+    if (!cs->staged_key[0]) return json_null();
+    return json_pack("{s:o, s:o, s:i, s:b}", "measure", json_text(cs->staged_key), "width",
+                     json_sig(cs->staged_width, 6), "first_stage_games", cs->staged_first, "capped", cs->staged_capped);
 }
 
 static const char *unit_text(const compare_row *r, char *buf, size_t n)
@@ -652,33 +674,41 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
     for (int i = 0; i < nrows; i++) findings += rows[i].finding;
     double rate = wc.games ? (double)wc.changed / wc.games : 0;
     double urate = wc.games ? (double)wc.unrelated_changed / wc.games : 0;
-    char sj[256];
     if (format == REPORT_JSON) {
-        fprintf(f, "{\"a\": {");
-        header_json(a, f);
-        fprintf(f, "}, \"b\": {");
-        header_json(b, f);
-        fprintf(f, "}, \"games\": %d, \"paired\": %s, \"blocks\": %d, \"correction\": \"holm\", "
-                   "\"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, \"turns\": %g, \"count\": %g}, "
-                   "\"until_width\": %s, \"findings\": %d, \"winner_changed\": {\"games\": %d, \"rate\": %.6f, \"lo\": %.6f, "
-                   "\"hi\": %.6f, \"unrelated_rate\": %.6f, \"unrelated_lo\": %.6f, \"unrelated_hi\": %.6f}, "
-                   "\"metrics\": [",
-                n, wc.paired ? "true" : "false", nb, cs->min_points, cs->min_share, cs->min_turns, cs->min_count, staged_json(cs, sj, sizeof sj), findings, wc.changed,
-                rate, wc.lo, wc.hi, urate, wc.unrelated_lo, wc.unrelated_hi);
+        json_t *metrics = json_array();
         for (int i = 0; i < nrows; i++) {
             const compare_row *r = &rows[i];
-            fprintf(f, "%s{\"metric\": ", i ? ", " : "");
-            json_write_string(f, r->name);
-            fprintf(f, ", \"key\": ");
-            json_write_string(f, r->key);
-            fprintf(f,
-                    ", \"unit\": \"%s\", \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, "
-                    "\"significant\": %s, \"p\": %.6g, \"p_holm\": %.6g, \"corrected_lo\": %.6f, "
-                    "\"corrected_hi\": %.6f, \"blocks_agreeing\": %d, \"min_effect\": %g, \"finding\": %s}",
-                    r->unit, r->a, r->b, r->diff, r->lo, r->hi, r->significant ? "true" : "false", r->p, r->p_holm,
-                    r->clo, r->chi, r->agree, r->min_effect, r->finding ? "true" : "false");
+            json_t *m = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "metric", json_text(r->name), "key",
+                                  json_text(r->key), "unit", r->unit, "a", json_fixed(r->a, 6), "b", json_fixed(r->b, 6), "diff", json_fixed(r->diff, 6),
+                                  "lo", json_fixed(r->lo, 6), "hi", json_fixed(r->hi, 6), "significant", r->significant);
+            json_object_set_new(m, "p", json_sig(r->p, 6));
+            json_object_set_new(m, "p_holm", json_sig(r->p_holm, 6));
+            json_object_set_new(m, "corrected_lo", json_fixed(r->clo, 6));
+            json_object_set_new(m, "corrected_hi", json_fixed(r->chi, 6));
+            json_object_set_new(m, "blocks_agreeing", json_integer(r->agree));
+            json_object_set_new(m, "min_effect", json_sig(r->min_effect, 6));
+            json_object_set_new(m, "finding", json_boolean(r->finding));
+            json_array_append_new(metrics, m);
         }
-        fprintf(f, "]}\n");
+        json_t *j = json_pack("{s:o, s:o, s:i, s:b, s:i, s:s, s:o}", "a", report_header_json(a), "b", report_header_json(b), "games", n,
+                              "paired", wc.paired, "blocks", nb, "correction", "holm", "family_wise_level",
+                              json_sig(0.05, 6));
+        json_object_set_new(j, "min_effect",
+                            json_pack("{s:o, s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share",
+                                      json_sig(cs->min_share, 6), "turns", json_sig(cs->min_turns, 6), "count",
+                                      json_sig(cs->min_count, 6)));
+        json_object_set_new(j, "until_width", staged_json(cs));
+        json_object_set_new(j, "findings", json_integer(findings));
+        json_object_set_new(j, "winner_changed",
+                            json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "games", wc.changed, "rate",
+                                      json_fixed(rate, 6), "lo", json_fixed(wc.lo, 6), "hi", json_fixed(wc.hi, 6),
+                                      "unrelated_rate", json_fixed(urate, 6), "unrelated_lo",
+                                      json_fixed(wc.unrelated_lo, 6), "unrelated_hi", json_fixed(wc.unrelated_hi, 6)));
+        json_object_set_new(j, "metrics", metrics);
+        json_object_set_new(j, "score_distribution",
+                            json_pack("{s:o, s:o}", "a", score_distribution_json(a, b), "b", score_distribution_json(b, a)));
+        json_print_new(f, j);
+        fputc('\n', f);
         return;
     }
     if (format == REPORT_CSV) {

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "study.h"
 
 enum { REPORT_TABLE, REPORT_JSON, REPORT_CSV };
@@ -12,6 +14,14 @@ enum { REPORT_TABLE, REPORT_JSON, REPORT_CSV };
  * modules), every option not at its default, the --option values, the
  * players with their settings, the number of games, the seed and the carc
  * version; in JSON as members, in CSV as "# " lines before the table. */
+
+/* What decides a side's games and how the report names them, as a new JSON
+ * object: carc_version, variant (its name), variant_given (as given),
+ * title, modules (a list), options_not_default ({key: value}) and
+ * option_overrides (the --option values). Every report's header begins with
+ * it, and so does every game line of a shard (shard.h). NULL when out of
+ * memory. */
+json_t *study_about_json(const study *s);
 
 /* Per seat: win rate and mean score with 95% intervals; points by reason.
  * format: REPORT_TABLE, REPORT_JSON or REPORT_CSV. */
@@ -78,9 +88,13 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
  * row's p, se, df and min_effect. */
 void compare_correct(compare_row *rows, int m);
 /* What was run, as every report begins (sim, tournament, compare, sweep):
- * text lines with `prefix` before each ("", "A "), JSON members without
- * braces, or CSV "# " lines naming `side`. */
+ * text lines with `prefix` before each ("", "A "), or (format REPORT_CSV)
+ * "# " lines naming the side `prefix`. In JSON it is report_header_json. */
 void report_header(const study *s, FILE *f, int format, const char *prefix);
+/* The same header as a new JSON object: study_about_json, then the files
+ * read with their hashes, the study file, the players, seats_rotated, the
+ * games and the seed. NULL when out of memory. */
+json_t *report_header_json(const study *s);
 /* The games A and B both played, by game number (results sorted by it):
  * ia[k], ib[k] are the positions of the k-th pair. Returns the pairs. */
 int pair_games(const study *a, const study *b, int *ia, int *ib);

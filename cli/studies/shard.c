@@ -10,9 +10,16 @@
 #include <string.h>
 
 #include "content_hash.h"
-#include "json_text.h"
+#include "json_io.h"
 #include "measures.h"
+#include "report.h"
 #include "regular_file.h"
+
+static void out_of_memory(void)
+{
+    fprintf(stderr, "carc: out of memory\n");
+    exit(1);
+}
 
 /* ---- identity ------------------------------------------------------------------------ */
 
@@ -20,10 +27,16 @@ static void put(shard_identity *id, const char *key, const char *fmt, ...)
 {
     if (id->n == SHARD_MAX_KEYS) return;
     snprintf(id->key[id->n], sizeof id->key[0], "%s", key);
+    char raw[sizeof id->value[0]];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(id->value[id->n], sizeof id->value[0], fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* As the header's JSON carries it (valid UTF-8), so that the id the
+     * merge computes from the header read back is the one written. */
+    char *utf8 = text_utf8(raw);
+    snprintf(id->value[id->n], sizeof id->value[0], "%s", utf8 ? utf8 : raw);
+    free(utf8);
     id->n++;
 }
 
@@ -31,10 +44,7 @@ static void identity_hash(shard_identity *id)
 {
     size_t cap = (size_t)id->n * (sizeof id->key[0] + sizeof id->value[0] + 2) + 1, u = 0;
     char *text = malloc(cap);
-    if (!text) {
-        fprintf(stderr, "carc: out of memory\n");
-        exit(1);
-    }
+    if (!text) out_of_memory();
     for (int i = 0; i < id->n; i++) u += (size_t)snprintf(text + u, cap - u, "%s=%s\n", id->key[i], id->value[i]);
     char hex[CONTENT_HASH_HEX];
     content_hash_text(text, u, hex);
@@ -80,80 +90,60 @@ void shard_identity_of(const char *kind, const study *a, const study *b, shard_i
 
 /* ---- writing ------------------------------------------------------------------------- */
 
+/* One JSON line a game: the shard's kind, study id and side, what was
+ * played (study_about_json, as the report's header names it), then the
+ * game: its number, seed, turns, players, scores, points by reason, how it
+ * went (trace, game_trace.h) and its measures (measures.h). */
 static void write_games(const study *s, FILE *f, const char *kind, const char *side, const char *study_id)
 {
+    json_t *about = study_about_json(s);
+    if (!about) out_of_memory();
     for (int i = 0; i < s->nresults; i++) {
         const study_game *r = &s->results[i];
-        fprintf(f, "{\"kind\": ");
-        json_write_string(f, kind);
-        fprintf(f, ", \"study\": ");
-        json_write_string(f, study_id);
-        fprintf(f, ", \"side\": ");
-        json_write_string(f, side);
-        fprintf(f, ", \"variant\": ");
-        json_write_string(f, s->variant);
-        fprintf(f, ", \"variant_name\": ");
-        json_write_string(f, s->variant_name);
-        fprintf(f, ", \"title\": ");
-        json_write_string(f, s->title);
-        fprintf(f, ", \"modules\": ");
-        json_write_string(f, s->modules);
-        fprintf(f, ", \"carc_version\": ");
-        json_write_string(f, s->version);
-        fprintf(f, ", \"options\": [");
-        for (int k = 0; k < s->noverrides; k++) {
-            if (k) fprintf(f, ", ");
-            json_write_string(f, s->overrides[k]);
-        }
-        fprintf(f, "], \"settings\": [");
-        for (int k = 0; k < s->nsettings; k++) {
-            if (k) fprintf(f, ", ");
-            json_write_string(f, s->settings[k]);
-        }
-        fprintf(f, "], \"study_seed\": %llu, \"games\": %d, \"index\": %d, \"seed\": %llu, \"turns\": %d, \"agents\": [",
-                (unsigned long long)s->seed, s->games, r->index, (unsigned long long)r->seed, r->turns);
+        json_t *agents = json_array(), *scores = json_array(), *points = json_object();
         for (int p = 0; p < s->nplayers; p++) {
-            if (p) fprintf(f, ", ");
-            json_write_string(f, s->agents[r->agent[p]]);
+            json_array_append_new(agents, json_text(s->agents[r->agent[p]]));
+            json_array_append_new(scores, json_integer(r->score[p]));
         }
-        fprintf(f, "], \"scores\": [");
-        for (int p = 0; p < s->nplayers; p++) fprintf(f, "%s%d", p ? ", " : "", r->score[p]);
-        fprintf(f, "], \"points\": {");
         /* Every reason, zeros too: a merge then lists them in the rules' order. */
-        for (int k = 0; k < s->nreasons; k++) {
-            fprintf(f, "%s", k ? ", " : "");
-            json_write_string(f, s->reasons[k]);
-            fprintf(f, ": %d", r->points[k]);
-        }
-        fprintf(f, "}, \"trace\": {");
-        for (int k = 0; k < GAME_TRACE_FIELDS; k++)
-            fprintf(f, "%s\"%s\": %ld", k ? ", " : "", game_trace_field_name(k), game_trace_field(&r->trace, k));
-        fprintf(f, "}, \"measures\": {");
-        measures_game_json(f, s, r); /* made from the fields above: a merge reads them again from those */
-        fprintf(f, "}}\n");
+        for (int k = 0; k < s->nreasons; k++) json_object_set_new(points, s->reasons[k], json_integer(r->points[k]));
+        json_t *g = json_pack("{s:o, s:o, s:o}", "kind", json_text(kind), "study", json_text(study_id), "side",
+                              json_text(side));
+        if (!g || json_object_update(g, about) < 0) out_of_memory();
+        json_object_set_new(g, "study_seed", json_u64(s->seed));
+        json_object_set_new(g, "games", json_integer(s->games));
+        json_object_set_new(g, "index", json_integer(r->index));
+        json_object_set_new(g, "seed", json_u64(r->seed));
+        json_object_set_new(g, "turns", json_integer(r->turns));
+        json_object_set_new(g, "agents", agents);
+        json_object_set_new(g, "scores", scores);
+        json_object_set_new(g, "points", points);
+        json_t *trace = json_object();
+        for (int k = 0; trace && k < GAME_TRACE_FIELDS; k++)
+            json_object_set_new(trace, game_trace_field_name(k), json_integer(game_trace_field(&r->trace, k)));
+        json_object_set_new(g, "trace", trace);
+        /* made from the fields above: a merge reads them again from those */
+        json_object_set_new(g, "measures", measures_game_json(s, r));
+        if (json_print_new(f, g) < 0) out_of_memory();
+        fputc('\n', f);
     }
+    json_decref(about);
 }
 
 void shard_write(FILE *f, const char *kind, const study *a, const study *b)
 {
     shard_identity *id = malloc(sizeof *id);
-    if (!id) {
-        fprintf(stderr, "carc: out of memory\n");
-        exit(1);
-    }
+    if (!id) out_of_memory();
     shard_identity_of(kind, a, b, id);
-    double seconds = a->seconds + (b ? b->seconds : 0);
-    fprintf(f, "{\"carc_shard\": \"%d/%d\", \"kind\": ", a->shard_k, a->shard_n);
-    json_write_string(f, kind);
-    fprintf(f, ", \"study\": \"%s\", \"games_in_shard\": %d, \"seconds\": %.6f, \"identity\": {", id->id,
-            a->nresults, seconds);
-    for (int i = 0; i < id->n; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        json_write_string(f, id->key[i]);
-        fprintf(f, ": ");
-        json_write_string(f, id->value[i]);
-    }
-    fprintf(f, "}}\n");
+    char part[32];
+    snprintf(part, sizeof part, "%d/%d", a->shard_k, a->shard_n);
+    json_t *identity = json_object();
+    for (int i = 0; i < id->n; i++) json_object_set_new(identity, id->key[i], json_string(id->value[i]));
+    json_t *h = json_pack("{s:s, s:o, s:s, s:i, s:o, s:o}", "carc_shard", part, "kind", json_text(kind), "study", id->id,
+                          "games_in_shard", a->nresults, "seconds", json_fixed(a->seconds + (b ? b->seconds : 0), 6),
+                          "identity", identity);
+    if (json_print_new(f, h) < 0) out_of_memory();
+    fputc('\n', f);
     write_games(a, f, kind, b ? "A" : "", id->id);
     if (b) write_games(b, f, kind, "B", id->id);
     free(id);
@@ -167,77 +157,14 @@ void shard_write_side(FILE *f, const char *kind, const study *s, const char *sid
 void shard_write_games(FILE *f, const char *kind, const study *a, const study *b)
 {
     shard_identity *id = malloc(sizeof *id);
-    if (!id) {
-        fprintf(stderr, "carc: out of memory\n");
-        exit(1);
-    }
+    if (!id) out_of_memory();
     shard_identity_of(kind, a, b, id);
     write_games(a, f, kind, b ? "A" : "", id->id);
     if (b) write_games(b, f, kind, "B", id->id);
     free(id);
 }
 
-/* ---- reading: a small reader for exactly the lines written above ---------------------- */
-
-typedef struct jp {
-    const char *p;
-} jp;
-
-static void ws(jp *j)
-{
-    while (isspace((unsigned char)*j->p)) j->p++;
-}
-
-static bool lit(jp *j, char c)
-{
-    ws(j);
-    if (*j->p != c) return false;
-    j->p++;
-    return true;
-}
-
-static bool jstring(jp *j, char *out, size_t n)
-{
-    if (!lit(j, '"')) return false;
-    size_t k = 0;
-    while (*j->p && *j->p != '"') {
-        char c = *j->p++;
-        if (c == '\\') {
-            c = *j->p++;
-            if (c == 'u') { /* \u00XX from our own writer */
-                unsigned v;
-                if (sscanf(j->p, "%4x", &v) != 1) return false;
-                j->p += 4;
-                c = (char)v;
-            } else if (!c) {
-                return false;
-            }
-        }
-        if (k + 1 < n) out[k++] = c;
-    }
-    out[k] = 0;
-    return lit(j, '"');
-}
-
-static bool jnumber(jp *j, long long *v)
-{
-    ws(j);
-    char *end;
-    *v = strtoll(j->p, &end, 10);
-    if (end == j->p) return false;
-    j->p = end;
-    return true;
-}
-
-static bool jdouble(jp *j, double *v)
-{
-    ws(j);
-    char *end;
-    *v = strtod(j->p, &end);
-    if (end == j->p) return false;
-    j->p = end;
-    return true;
-}
+/* ---- reading: every line through jansson -------------------------------------------- */
 
 /* One shard's header. */
 typedef struct header {
@@ -247,52 +174,57 @@ typedef struct header {
     shard_identity *id;
 } header;
 
-static bool is_header(const char *line)
+/* The string member key of o into out; false when it is missing, not a
+ * string or longer than out holds. */
+static bool get_text(const json_t *o, const char *key, char *out, size_t n)
 {
-    jp j = {line};
-    char key[32];
-    return lit(&j, '{') && jstring(&j, key, sizeof key) && strcmp(key, "carc_shard") == 0;
+    const char *v = json_string_value(json_object_get(o, key));
+    if (!v || strlen(v) >= n) return false;
+    memcpy(out, v, strlen(v) + 1);
+    return true;
 }
 
-static bool parse_header(const char *line, header *h)
+static bool get_int(const json_t *o, const char *key, long long *v)
 {
-    jp j = {line};
-    char key[64], text[32];
-    h->id->n = 0;
+    const json_t *x = json_object_get(o, key);
+    if (!json_is_integer(x)) return false;
+    *v = json_integer_value(x);
+    return true;
+}
+
+static bool parse_header(const json_t *o, header *h)
+{
+    static const char *const known[] = {"carc_shard", "kind", "study", "games_in_shard", "seconds", "identity"};
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        size_t i = 0;
+        while (i < sizeof known / sizeof known[0] && strcmp(known[i], key) != 0) i++;
+        if (i == sizeof known / sizeof known[0]) return false;
+    }
+    char part[32], tail;
+    long long games = 0;
     h->k = h->n = -1;
-    if (!lit(&j, '{')) return false;
-    do {
-        if (!jstring(&j, key, sizeof key) || !lit(&j, ':')) return false;
-        if (strcmp(key, "carc_shard") == 0) {
-            char tail;
-            if (!jstring(&j, text, sizeof text) || sscanf(text, "%d/%d%c", &h->k, &h->n, &tail) != 2) return false;
-        } else if (strcmp(key, "kind") == 0) {
-            if (!jstring(&j, h->kind, sizeof h->kind)) return false;
-        } else if (strcmp(key, "study") == 0) {
-            if (!jstring(&j, h->study, sizeof h->study)) return false;
-        } else if (strcmp(key, "games_in_shard") == 0) {
-            long long v;
-            if (!jnumber(&j, &v)) return false;
-            h->games_in_shard = (int)v;
-        } else if (strcmp(key, "seconds") == 0) {
-            if (!jdouble(&j, &h->seconds)) return false;
-        } else if (strcmp(key, "identity") == 0) {
-            if (!lit(&j, '{')) return false;
-            if (!lit(&j, '}')) {
-                do {
-                    shard_identity *id = h->id;
-                    if (id->n == SHARD_MAX_KEYS || !jstring(&j, id->key[id->n], sizeof id->key[0]) || !lit(&j, ':') ||
-                        !jstring(&j, id->value[id->n], sizeof id->value[0]))
-                        return false;
-                    id->n++;
-                } while (lit(&j, ','));
-                if (!lit(&j, '}')) return false;
-            }
-        } else {
+    if (!get_text(o, "carc_shard", part, sizeof part) || sscanf(part, "%d/%d%c", &h->k, &h->n, &tail) != 2 ||
+        !get_text(o, "kind", h->kind, sizeof h->kind) || !get_text(o, "study", h->study, sizeof h->study))
+        return false;
+    if (json_object_get(o, "games_in_shard") && !get_int(o, "games_in_shard", &games)) return false;
+    h->games_in_shard = (int)games;
+    const json_t *sec = json_object_get(o, "seconds"), *idj = json_object_get(o, "identity");
+    if (sec && !json_is_number(sec)) return false;
+    h->seconds = sec ? json_number_value(sec) : 0;
+    if (!json_is_object(idj)) return false;
+    shard_identity *id = h->id;
+    id->n = 0;
+    json_object_foreach((json_t *)idj, key, v) { /* in the order written: the id hashes them in it */
+        const char *text = json_string_value(v);
+        if (id->n == SHARD_MAX_KEYS || !text || strlen(key) >= sizeof id->key[0] || strlen(text) >= sizeof id->value[0])
             return false;
-        }
-    } while (lit(&j, ','));
-    return lit(&j, '}') && h->n >= 1 && h->k >= 1 && h->k <= h->n && h->id->n > 0;
+        memcpy(id->key[id->n], key, strlen(key) + 1);
+        memcpy(id->value[id->n], text, strlen(text) + 1);
+        id->n++;
+    }
+    return h->n >= 1 && h->k >= 1 && h->k <= h->n && id->n > 0;
 }
 
 /* The value of key in an identity, or NULL. */
@@ -368,88 +300,56 @@ static int agent_of(const study *s, int index, int seat)
 }
 
 /* One game line into its side. NULL on success, else what is wrong. */
-static const char *parse_game(const char *line, const header *h, study *a, study *b, bool compare)
+static const char *parse_game(const json_t *o, const header *h, study *a, study *b, bool compare)
 {
-    jp j = {line};
-    char key[64], kind[32] = "", sid[32] = "", side[8] = "", vname[256] = "", title[512] = "", modules[1024] = "";
-    char agents[CARC_MAX_PLAYERS][64], reason[32], options[32][160], variant[512], version[32];
-    static _Thread_local char settings[64][160];
-    int nopt = 0, nset = 0, nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
-    char ptnames[STUDY_MAX_REASONS][32];
-    long long index = -1, seed = 0, turns = 0, v;
+    char kind[32], sid[32], side[8], vname[256] = "", title[512] = "", modules[1024] = "";
+    char agents[CARC_MAX_PLAYERS][64];
+    int nag = 0, nsc = 0, scores[CARC_MAX_PLAYERS], points_n = 0, pts[STUDY_MAX_REASONS];
+    const char *ptnames[STUDY_MAX_REASONS];
+    long long index = -1, seed = 0, turns = 0;
     game_trace trace;
     game_trace_begin(&trace);
     const char *bad = "not a game line written by carc sim, tournament or compare --shard";
-    if (!lit(&j, '{')) return bad;
-    do {
-        if (!jstring(&j, key, sizeof key) || !lit(&j, ':')) return bad;
-        bool ok = true;
-        if (strcmp(key, "kind") == 0) ok = jstring(&j, kind, sizeof kind);
-        else if (strcmp(key, "study") == 0) ok = jstring(&j, sid, sizeof sid);
-        else if (strcmp(key, "side") == 0) ok = jstring(&j, side, sizeof side);
-        else if (strcmp(key, "variant") == 0) ok = jstring(&j, variant, sizeof variant);
-        else if (strcmp(key, "variant_name") == 0) ok = jstring(&j, vname, sizeof vname);
-        else if (strcmp(key, "title") == 0) ok = jstring(&j, title, sizeof title);
-        else if (strcmp(key, "modules") == 0) ok = jstring(&j, modules, sizeof modules);
-        else if (strcmp(key, "carc_version") == 0) ok = jstring(&j, version, sizeof version);
-        else if (strcmp(key, "options") == 0 || strcmp(key, "agents") == 0 || strcmp(key, "settings") == 0) {
-            int which = key[0] == 'o' ? 0 : key[0] == 'a' ? 1 : 2;
-            ok = lit(&j, '[');
-            if (ok && !lit(&j, ']')) {
-                do {
-                    if (which == 0) ok = nopt < 32 && jstring(&j, options[nopt++], 160);
-                    else if (which == 1) ok = nag < CARC_MAX_PLAYERS && jstring(&j, agents[nag++], 64);
-                    else ok = nset < 64 && jstring(&j, settings[nset++], 160);
-                } while (ok && lit(&j, ','));
-                ok = ok && lit(&j, ']');
-            }
-        } else if (strcmp(key, "scores") == 0) {
-            ok = lit(&j, '[');
-            do {
-                ok = ok && nsc < CARC_MAX_PLAYERS && jnumber(&j, &v);
-                if (ok) scores[nsc++] = (int)v;
-            } while (ok && lit(&j, ','));
-            ok = ok && lit(&j, ']');
-        } else if (strcmp(key, "points") == 0) {
-            ok = lit(&j, '{');
-            if (ok && !lit(&j, '}')) {
-                do {
-                    ok = points_n < STUDY_MAX_REASONS && jstring(&j, reason, sizeof reason) && lit(&j, ':') &&
-                         jnumber(&j, &v);
-                    if (ok) {
-                        snprintf(ptnames[points_n], 32, "%s", reason);
-                        pts[points_n++] = (int)v;
-                    }
-                } while (ok && lit(&j, ','));
-                ok = ok && lit(&j, '}');
-            }
-        } else if (strcmp(key, "measures") == 0) {
-            ok = lit(&j, '{');
-            if (ok && !lit(&j, '}')) {
-                double x;
-                do ok = jstring(&j, reason, sizeof reason) && lit(&j, ':') && jdouble(&j, &x);
-                while (ok && lit(&j, ','));
-                ok = ok && lit(&j, '}');
-            }
-        } else if (strcmp(key, "trace") == 0) {
-            ok = lit(&j, '{');
-            if (ok && !lit(&j, '}')) {
-                do {
-                    ok = jstring(&j, reason, sizeof reason) && lit(&j, ':') && jnumber(&j, &v) &&
-                         game_trace_set_field(&trace, reason, (long)v);
-                } while (ok && lit(&j, ','));
-                ok = ok && lit(&j, '}');
-            }
-        } else {
-            ok = jnumber(&j, &v);
-            if (strcmp(key, "index") == 0) index = v;
-            else if (strcmp(key, "seed") == 0) seed = v;
-            else if (strcmp(key, "turns") == 0) turns = v;
-            else if (strcmp(key, "study_seed") != 0 && strcmp(key, "games") != 0) ok = false;
-        }
-        if (!ok) return bad;
-    } while (lit(&j, ','));
-    if (!lit(&j, '}') || index < 0 || nsc == 0 || nsc != nag) return bad;
+    if (json_is_string(json_object_get(o, "modules")) || json_object_get(o, "settings"))
+        return "a game line in an older carc's layout (modules as one text, settings as a list): run that shard again";
+    const json_t *ag = json_object_get(o, "agents"), *sc = json_object_get(o, "scores"),
+                 *pt = json_object_get(o, "points"), *mods = json_object_get(o, "modules"),
+                 *opts = json_object_get(o, "options_not_default");
+    if (!get_text(o, "kind", kind, sizeof kind) || !get_text(o, "study", sid, sizeof sid) ||
+        !get_text(o, "side", side, sizeof side) || !get_int(o, "index", &index) || !get_int(o, "seed", &seed) ||
+        !get_int(o, "turns", &turns) || !json_is_array(ag) || !json_is_array(sc) || !json_is_object(pt) ||
+        !get_text(o, "variant", vname, sizeof vname) || !get_text(o, "title", title, sizeof title) ||
+        !json_is_array(mods) || !json_is_object(opts) || index < 0 || seed < 0)
+        return bad;
+    size_t i;
+    const json_t *v;
+    json_array_foreach(ag, i, v) {
+        const char *t = json_string_value(v);
+        if (nag == CARC_MAX_PLAYERS || !t || strlen(t) >= sizeof agents[0]) return bad;
+        memcpy(agents[nag++], t, strlen(t) + 1);
+    }
+    json_array_foreach(sc, i, v) {
+        if (nsc == CARC_MAX_PLAYERS || !json_is_integer(v)) return bad;
+        scores[nsc++] = (int)json_integer_value(v);
+    }
+    const char *key;
+    json_object_foreach((json_t *)pt, key, v) {
+        if (points_n == STUDY_MAX_REASONS || !json_is_integer(v) || strlen(key) >= sizeof a->reasons[0]) return bad;
+        ptnames[points_n] = key;
+        pts[points_n++] = (int)json_integer_value(v);
+    }
+    json_array_foreach(mods, i, v) {
+        size_t u = strlen(modules);
+        if (!json_is_string(v)) return bad;
+        snprintf(modules + u, sizeof modules - u, "%s%s", u ? " " : "", json_string_value(v));
+    }
+    const json_t *tr = json_object_get(o, "trace"), *ms = json_object_get(o, "measures");
+    if ((tr && !json_is_object(tr)) || (ms && !json_is_object(ms))) return bad;
+    json_object_foreach((json_t *)tr, key, v)
+        if (!json_is_integer(v) || !game_trace_set_field(&trace, key, (long)json_integer_value(v))) return bad;
+    json_object_foreach((json_t *)ms, key, v) /* computed again from the fields above */
+        if (!json_is_number(v)) return bad;
+    if (nsc == 0 || nsc != nag) return bad;
     if (strcmp(sid, h->study) != 0 || strcmp(kind, h->kind) != 0)
         return "this game is not of the study its shard header names (lines of two files put together?)";
     if (compare ? strcmp(side, "A") != 0 && strcmp(side, "B") != 0 : side[0] != 0)
@@ -465,8 +365,12 @@ static const char *parse_game(const char *line, const header *h, study *a, study
         snprintf(s->variant_name, sizeof s->variant_name, "%s", vname);
         snprintf(s->title, sizeof s->title, "%s", title);
         snprintf(s->modules, sizeof s->modules, "%s", modules);
-        s->nsettings = nset;
-        for (int i = 0; i < nset; i++) snprintf(s->settings[i], sizeof s->settings[i], "%s", settings[i]);
+        s->nsettings = 0;
+        json_object_foreach((json_t *)opts, key, v) {
+            if (s->nsettings == (int)(sizeof s->settings / sizeof s->settings[0])) break;
+            snprintf(s->settings[s->nsettings++], sizeof s->settings[0], "%s=%s", key,
+                     json_string_value(v) ? json_string_value(v) : "");
+        }
     }
     study_game *r = realloc(s->results, (size_t)(s->nresults + 1) * sizeof *r);
     if (!r) return "out of memory";
@@ -545,6 +449,7 @@ int shard_merge(char *const *paths, int npaths, study *a, study *b, char *kind, 
     char *line = malloc(65536);
     int *owner = NULL, *owner_line = NULL, rc = -1, ref_file = -1, n = 0, given = 0;
     FILE *f = NULL;
+    json_t *obj = NULL;
     if (!ref || !cur || !line) {
         snprintf(err, errn, "out of memory");
         goto done;
@@ -566,8 +471,15 @@ int shard_merge(char *const *paths, int npaths, study *a, study *b, char *kind, 
                 goto done;
             }
             if (line[strspn(line, " \t\r\n")] == 0) continue;
-            if (is_header(line)) {
-                if (!parse_header(line, &h)) {
+            json_decref(obj);
+            obj = json_loads(line, JSON_REJECT_DUPLICATES, NULL);
+            if (!json_is_object(obj)) {
+                snprintf(err, errn, "%s:%d: not a JSON object: not a line written by carc sim, tournament or compare --shard",
+                         paths[fi], lineno);
+                goto done;
+            }
+            if (json_object_get(obj, "carc_shard")) {
+                if (!parse_header(obj, &h)) {
                     snprintf(err, errn, "%s:%d: a shard header that does not read", paths[fi], lineno);
                     goto done;
                 }
@@ -634,7 +546,7 @@ int shard_merge(char *const *paths, int npaths, study *a, study *b, char *kind, 
                          paths[fi], lineno);
                 goto done;
             }
-            const char *why = parse_game(line, &h, a, b, compare);
+            const char *why = parse_game(obj, &h, a, b, compare);
             if (why) {
                 snprintf(err, errn, "%s:%d: %s", paths[fi], lineno, why);
                 goto done;
@@ -670,6 +582,7 @@ int shard_merge(char *const *paths, int npaths, study *a, study *b, char *kind, 
     }
     rc = 0;
 done:
+    json_decref(obj);
     if (f) fclose(f);
     free(ref);
     free(cur);

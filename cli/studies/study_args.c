@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "agents.h"
+#include "atomic_file.h"
 #include "commands.h"
 #include "report.h"
+#include "report_html.h"
 #include "shard.h"
 
 void study_agents_help(FILE *f)
@@ -38,6 +40,8 @@ int study_from_args(const cli_args *a, study *s, study_flags *fl)
     fl->csv = cli_given(a, "--csv");
     fl->out = cli_text(a, "--out", NULL);
     fl->games_jsonl = cli_text(a, "--games-jsonl", NULL);
+    fl->html = cli_text(a, "--html", NULL);
+    fl->svg_dir = cli_text(a, "--svg-dir", NULL);
     if (cli_takes(a->cmd, "--variant") && cli_given(a, "--variant"))
         snprintf(s->variant, sizeof s->variant, "%s", cli_text(a, "--variant", NULL));
     s->games = cli_int(a, "--games", s->games);
@@ -93,6 +97,11 @@ int study_from_args(const cli_args *a, study *s, study_flags *fl)
         fprintf(stderr, "carc %s: --json and --csv: choose one\n", cmd);
         return -1;
     }
+    if (fl->sharded && (fl->html || fl->svg_dir)) {
+        fprintf(stderr, "carc %s: --html and --svg-dir draw a whole study: draw the merged report "
+                        "(carc stats merge --json, then carc stats report)\n", cmd);
+        return -1;
+    }
     return 0;
 }
 
@@ -136,6 +145,7 @@ void agent_error(const char *cmd, const char *spec, const char *err)
 void study_out_clear(const study_flags *fl)
 {
     if (fl->out) unlink(fl->out);
+    if (fl->html) unlink(fl->html);
     if (fl->games_jsonl) unlink(fl->games_jsonl);
 }
 
@@ -180,6 +190,42 @@ int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, 
     return study_out_close(cmd, &g, f);
 }
 
+int study_pictures(const char *cmd, const study_flags *fl, const char *json, size_t len)
+{
+    if (!fl->html && !fl->svg_dir) return 0;
+    char err[1024], who[64];
+    snprintf(who, sizeof who, "carc %s", cmd);
+    json_t *report = json_loadb(json, len, 0, NULL);
+    char *page = NULL;
+    size_t page_len = 0;
+    FILE *html = fl->html ? open_memstream(&page, &page_len) : NULL;
+    int rc = report && (!fl->html || html) ? 0 : -1;
+    if (rc < 0) snprintf(err, sizeof err, "out of memory");
+    if (rc == 0 && report_pictures(report, fl->out ? fl->out : cmd, html, fl->svg_dir, err, sizeof err) < 0) rc = -1;
+    if (html) fclose(html);
+    if (rc == 0 && fl->html && atomic_file_write(fl->html, page, page_len, NULL, err, sizeof err) < 0) rc = -1;
+    if (rc < 0) term_error(who, err);
+    free(page);
+    json_decref(report);
+    return rc;
+}
+
+/* The report's JSON into memory and drawn (--html, --svg-dir). */
+static int pictures_of(const char *cmd, const study_flags *fl, const study *s,
+                       void (*report)(const study *, FILE *, int))
+{
+    if (!fl->html && !fl->svg_dir) return 0;
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    if (!m) return -1;
+    report(s, m, REPORT_JSON);
+    fclose(m);
+    int rc = study_pictures(cmd, fl, json, len);
+    free(json);
+    return rc;
+}
+
 int study_command(const cli_args *a, bool rotate, void (*report)(const study *, FILE *, int))
 {
     const char *cmd = a->cmd->name;
@@ -203,6 +249,7 @@ int study_command(const cli_args *a, bool rotate, void (*report)(const study *, 
     else report(&s, out, study_format(&fl));
     if (out && study_out_close(cmd, &fl, out) < 0) rc = 1;
     if (rc == 0 && study_games_jsonl(cmd, &fl, cmd, &s, NULL) < 0) rc = 1;
+    if (rc == 0 && !fl.sharded && pictures_of(cmd, &fl, &s, report) < 0) rc = 1;
     study_free(&s);
     return rc;
 }

@@ -12,6 +12,7 @@ typedef struct study_flags {
     bool json, csv, sharded;
     const char *out;
     const char *games_jsonl; /* --games-jsonl FILE: every game as a JSON line */
+    const char *html, *svg_dir; /* --html FILE, --svg-dir DIR: the report drawn (report_html.h) */
 } study_flags;
 
 /* Defaults: variant base, 100 games, random,random, seed 1, 1 job. */
@@ -33,6 +34,8 @@ void study_defaults(study *s);
         FLAG_TEXT("--out", "FILE", "write the report (or the shard's lines) into FILE, whole or not at all"),        \
         FLAG_TEXT("--games-jsonl", "FILE", "also write every game as one JSON line into FILE (seed, players,\n"        \
                                            "scores, turns, points by reason), for R or pandas"),                       \
+        FLAG_TEXT("--html", "FILE", "also the report as an HTML page with its charts (carc stats report)"),           \
+        FLAG_TEXT("--svg-dir", "DIR", "also each chart of the report as an SVG file in DIR"),                          \
         FLAG_SWITCH("--json", "the report as one JSON object"),                                                        \
         FLAG_SWITCH("--csv", "the report as CSV (what was run in '# ' lines first)"),                                  \
         FLAG_ALLOW_PLUGIN_PATHS("the variant")
@@ -54,6 +57,10 @@ int study_out_close(const char *cmd, const study_flags *fl, FILE *f);
 /* Writes --games-jsonl FILE (when given) the same way, whole or not at all:
  * a's games, then b's (compare). 0, or -1 with a message. */
 int study_games_jsonl(const char *cmd, const study_flags *fl, const char *kind, const study *a, const study *b);
+/* --html FILE and --svg-dir DIR (when given): json (len bytes), the
+ * report's JSON, drawn (report_html.h); the page written whole or not at
+ * all. 0, or -1 with a message. */
+int study_pictures(const char *cmd, const study_flags *fl, const char *json, size_t len);
 /* --skill-gap STRONG,WEAK[,...] (compare, sweep): these agents, one a
  * seat, seats rotated from game to game; the measure skill-gap is the
  * first-named agent's win share. 0, or 2 (bad usage, message printed). */

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json_text.h"
+#include "json_io.h"
 #include "shard.h"
 #include "study_args.h"
 
@@ -261,54 +261,50 @@ void report_sweep(const sweep *sw, const compare_settings *cs, FILE *f, int form
     int games = b->nresults, nb = n ? rows[0].blocks : 0;
     long played = sweep_games_played(sw);
     if (format == REPORT_JSON) {
-        fprintf(f, "{\"baseline\": {");
-        report_header(b, f, REPORT_JSON, "");
-        fprintf(f, "}, \"variant\": ");
-        json_write_string(f, sw->npoints ? sw->points[0].variant : "");
-        fprintf(f, ", \"vary\": [");
+        json_t *vary = json_array(), *files = json_array(), *pts = json_array(), *list = json_array();
         for (int a = 0; a < sw->naxes; a++) {
-            fprintf(f, "%s{\"option\": ", a ? ", " : "");
-            json_write_string(f, sw->axes[a].key);
-            fprintf(f, ", \"values\": [");
-            for (int v = 0; v < sw->axes[a].nvalues; v++) {
-                fprintf(f, "%s", v ? ", " : "");
-                json_write_string(f, sw->axes[a].values[v]);
-            }
-            fprintf(f, "]}");
+            json_t *values = json_array();
+            for (int v = 0; v < sw->axes[a].nvalues; v++) json_array_append_new(values, json_text(sw->axes[a].values[v]));
+            json_array_append_new(vary, json_pack("{s:o, s:o}", "option", json_text(sw->axes[a].key), "values", values));
         }
-        fprintf(f, "], \"point_files\": [");
-        for (int i = 0; sw->npoints && i < sw->points[0].nsources; i++) {
-            fprintf(f, "%s{\"file\": ", i ? ", " : "");
-            json_write_string(f, sw->points[0].source_name[i]);
-            fprintf(f, ", \"sha256\": \"%s\"}", sw->points[0].source_hash[i]);
-        }
-        fprintf(f, "], \"points\": [");
-        for (int k = 0; k < sw->npoints; k++) {
-            fprintf(f, "%s{\"point\": ", k ? ", " : "");
-            json_write_string(f, sw->labels[k]);
-            fprintf(f, ", \"games\": %d, \"seed\": %llu}", sw->points[k].nresults,
-                    (unsigned long long)sw->points[k].seed);
-        }
-        fprintf(f, "], \"games\": %d, \"games_played\": %ld, \"blocks\": %d, \"correction\": \"holm\", "
-                   "\"family_size\": %d, \"family_wise_level\": 0.05, \"min_effect\": {\"points\": %g, \"share\": %g, "
-                   "\"turns\": %g, \"count\": %g}, \"findings\": %d, \"rows\": [",
-                games, played, nb, n, cs->min_points, cs->min_share, cs->min_turns, cs->min_count, findings);
+        for (int i = 0; sw->npoints && i < sw->points[0].nsources; i++)
+            json_array_append_new(files, json_pack("{s:o, s:s}", "file", json_text(sw->points[0].source_name[i]),
+                                                   "sha256", sw->points[0].source_hash[i]));
+        for (int k = 0; k < sw->npoints; k++)
+            json_array_append_new(pts, json_pack("{s:o, s:i, s:o}", "point", json_text(sw->labels[k]), "games",
+                                                 sw->points[k].nresults, "seed", json_u64(sw->points[k].seed)));
         for (int i = 0; i < n; i++) {
             const compare_row *r = &rows[i];
-            fprintf(f, "%s{\"point\": ", i ? ", " : "");
-            json_write_string(f, sw->labels[point[i]]);
-            fprintf(f, ", \"key\": ");
-            json_write_string(f, r->key);
-            fprintf(f, ", \"metric\": ");
-            json_write_string(f, r->name);
-            fprintf(f,
-                    ", \"unit\": \"%s\", \"baseline\": %.6f, \"value\": %.6f, \"diff\": %.6f, \"lo\": %.6f, "
-                    "\"hi\": %.6f, \"p\": %.6g, \"p_holm\": %.6g, \"corrected_lo\": %.6f, \"corrected_hi\": %.6f, "
-                    "\"blocks_agreeing\": %d, \"min_effect\": %g, \"finding\": %s}",
-                    r->unit, r->a, r->b, r->diff, r->lo, r->hi, r->p, r->p_holm, r->clo, r->chi, r->agree,
-                    r->min_effect, r->finding ? "true" : "false");
+            json_t *m = json_pack("{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "point",
+                                  json_text(sw->labels[point[i]]), "key", json_text(r->key), "metric",
+                                  json_text(r->name), "unit", r->unit, "baseline", json_fixed(r->a, 6), "value",
+                                  json_fixed(r->b, 6), "diff", json_fixed(r->diff, 6), "lo", json_fixed(r->lo, 6), "hi",
+                                  json_fixed(r->hi, 6));
+            json_object_set_new(m, "p", json_sig(r->p, 6));
+            json_object_set_new(m, "p_holm", json_sig(r->p_holm, 6));
+            json_object_set_new(m, "corrected_lo", json_fixed(r->clo, 6));
+            json_object_set_new(m, "corrected_hi", json_fixed(r->chi, 6));
+            json_object_set_new(m, "blocks_agreeing", json_integer(r->agree));
+            json_object_set_new(m, "min_effect", json_sig(r->min_effect, 6));
+            json_object_set_new(m, "finding", json_boolean(r->finding));
+            json_array_append_new(list, m);
         }
-        fprintf(f, "]}\n");
+        json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:I, s:i, s:s, s:i, s:o}", "baseline",
+                              report_header_json(b), "variant", json_text(sw->npoints ? sw->points[0].variant : ""),
+                              "vary", vary, "point_files", files, "points", pts, "games", games, "games_played",
+                              (json_int_t)played, "blocks", nb, "correction", "holm", "family_size", n,
+                              "family_wise_level", json_sig(0.05, 6));
+        json_object_set_new(j, "min_effect",
+                            json_pack("{s:o, s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share",
+                                      json_sig(cs->min_share, 6), "turns", json_sig(cs->min_turns, 6), "count",
+                                      json_sig(cs->min_count, 6)));
+        json_object_set_new(j, "findings", json_integer(findings));
+        json_object_set_new(j, "rows", list);
+        if (json_print_new(f, j) < 0) {
+            fprintf(stderr, "carc: out of memory\n");
+            exit(1);
+        }
+        fputc('\n', f);
     } else if (format == REPORT_CSV) {
         report_header(b, f, REPORT_CSV, "baseline ");
         fprintf(f, "# points: %s with", sw->npoints ? sw->points[0].variant : "");

@@ -1,6 +1,7 @@
-/* json_text.c - text as JSON (json_text.h). */
-#include "json_text.h"
+/* json_io.c - JSON through jansson (json_io.h). */
+#include "json_io.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,16 +64,53 @@ json_t *json_text(const char *s)
     return j;
 }
 
-void json_write_string(FILE *f, const char *s)
+static json_t *real_of(double x, const char *fmt, int n)
 {
-    char *t = text_utf8(s);
-    fputc('"', f);
-    for (const char *p = t ? t : "?"; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == '<' || c == '>' || c == '&') fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+    if (!isfinite(x)) x = 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, n, x);
+    double v = strtod(buf, NULL);
+    return json_real(v == 0 ? 0 : v); /* no "-0.0" */
+}
+
+json_t *json_fixed(double x, int decimals)
+{
+    return real_of(x, "%.*f", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals);
+}
+
+json_t *json_sig(double x, int digits)
+{
+    return real_of(x, "%.*g", digits < 1 ? 1 : digits > 17 ? 17 : digits);
+}
+
+json_t *json_u64(unsigned long long v)
+{
+    if (v <= (unsigned long long)INT64_MAX) return json_integer((json_int_t)v);
+    char buf[24];
+    snprintf(buf, sizeof buf, "%llu", v);
+    return json_string(buf);
+}
+
+int json_print(FILE *f, const json_t *j)
+{
+    /* 15 significant digits print a value rounded by json_fixed or json_sig
+     * as its shortest text. */
+    char *text = j ? json_dumps(j, JSON_INDENT(0) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) : NULL;
+    if (!text) return -1;
+    /* Outside strings JSON has no '<', '>' or '&': each is in a string. */
+    for (const char *p = text; *p; p++) {
+        if (*p == '<') fputs("\\u003c", f);
+        else if (*p == '>') fputs("\\u003e", f);
+        else if (*p == '&') fputs("\\u0026", f);
+        else fputc(*p, f);
     }
-    fputc('"', f);
-    free(t);
+    free(text);
+    return ferror(f) ? -1 : 0;
+}
+
+int json_print_new(FILE *f, json_t *j)
+{
+    int rc = json_print(f, j);
+    json_decref(j);
+    return rc;
 }
