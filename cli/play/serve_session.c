@@ -94,8 +94,10 @@ char *session_record_text(const serve_session *s, size_t *len)
         carc_writer_free(&w);
         return NULL;
     }
-    char *text = w.buf; /* handed over */
+    char *text = w.buf; /* handed over; the rest of the writer freed */
     *len = w.len;
+    w.buf = NULL;
+    carc_writer_free(&w);
     return text;
 }
 
