@@ -53,13 +53,15 @@ same() {
     if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -c 400)"; fi
 }
 
-# Two free TCP ports for slurmctld and slurmd (other clusters may run here).
+# Two free TCP ports for slurmctld and slurmd (other clusters may run here),
+# below Linux's ephemeral range (32768 up), where an outgoing connection of
+# another program could take the port between this check and the bind.
 free_port() {
     p=$1
     while ss -ltn 2>/dev/null | awk '{ print $4 }' | grep -q ":$p\$"; do p=$((p + 1)); done
     echo "$p"
 }
-CTLD_PORT=$(free_port $((20000 + $$ % 20000)))
+CTLD_PORT=$(free_port $((20000 + $$ % 12000)))
 SLURMD_PORT=$(free_port $((CTLD_PORT + 1)))
 
 # ---- the cluster ---------------------------------------------------------------------------------
