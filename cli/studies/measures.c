@@ -86,8 +86,7 @@ int measures_all(const study *s, measure_ref *out, int max)
     return n;
 }
 
-/* Share of the win of seat p: 1/k for k tied winners. */
-static double win_share(const study_game *g, int np, int p)
+double measure_win_share(const study_game *g, int np, int p)
 {
     int best = g->score[0], k = 0;
     for (int q = 1; q < np; q++)
@@ -120,12 +119,12 @@ double measure_value(const study *s, const study_game *g, const measure_ref *m)
     case MS_SPREAD: return best - low;
     case MS_MARGIN: return best - second;
     case MS_CLOSENESS: return best > 0 ? (double)(best - second) / best : 0;
-    case MS_SEAT_WIN: return win_share(g, np, m->arg);
+    case MS_SEAT_WIN: return measure_win_share(g, np, m->arg);
     case MS_LENGTH: return g->turns;
     case MS_SKILL_GAP: {
         double w = 0;
         for (int p = 0; p < np; p++)
-            if (g->agent[p] == 0) w += win_share(g, np, p);
+            if (g->agent[p] == 0) w += measure_win_share(g, np, p);
         return w;
     }
     case MS_LEAD_CHANGES: return t->lead_changes;

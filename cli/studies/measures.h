@@ -37,6 +37,9 @@ int measures_of(const study *s, measure_ref *out, int max);
 int measures_all(const study *s, measure_ref *out, int max);
 /* The value of measure m in one game of study s. */
 double measure_value(const study *s, const study_game *g, const measure_ref *m);
+/* Seat p's share of the win of one game of np seats: 1/k for k tied
+ * winners, 0 for a seat that did not win. */
+double measure_win_share(const study_game *g, int np, int p);
 
 /* One game's values as a new JSON object ({"skill-gap": 1, ...}): the
  * per-game designer measures, for shard lines. NULL only when out of

@@ -12,16 +12,6 @@
 #include "json_io.h"
 #include "measures.h"
 
-/* Share of the win of seat p in one game: 1/k for k tied winners. */
-static double win_share(const study_game *g, int n, int p)
-{
-    int best = g->score[0], k = 0;
-    for (int q = 1; q < n; q++)
-        if (g->score[q] > best) best = g->score[q];
-    for (int q = 0; q < n; q++) k += g->score[q] == best;
-    return g->score[p] == best ? 1.0 / k : 0.0;
-}
-
 static double *column(int n)
 {
     double *x = calloc((size_t)(n > 0 ? n : 1), sizeof *x);
@@ -34,8 +24,7 @@ static double *column(int n)
 
 /* ---- what was run: every report starts with it ------------------------------------- */
 
-/* A CSV field, quoted when it must be. */
-static void csv_str(FILE *f, const char *s)
+void report_csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
         fputs(s, f);
@@ -221,10 +210,10 @@ void report_header(const study *s, FILE *f, int format, const char *prefix)
 static void csv_row(FILE *f, const char *measure, int seat, const char *agent, int games, double v, double lo,
                     double hi, bool ci)
 {
-    csv_str(f, measure);
+    report_csv_field(f, measure);
     if (seat) fprintf(f, ",%d,", seat);
     else fprintf(f, ",,");
-    csv_str(f, agent ? agent : "");
+    report_csv_field(f, agent ? agent : "");
     fprintf(f, ",%d,%.6f", games, v);
     if (ci) fprintf(f, ",%.6f,%.6f\n", lo, hi);
     else fprintf(f, ",,\n");
@@ -274,7 +263,7 @@ void report_sim(const study *s, FILE *f, int format)
     }
     for (int p = 0; p < np; p++) {
         double wins = 0;
-        for (int i = 0; i < n; i++) wins += win_share(&s->results[i], np, p);
+        for (int i = 0; i < n; i++) wins += measure_win_share(&s->results[i], np, p);
         for (int i = 0; i < n; i++) x[i] = s->results[i].score[p];
         interval w = stat_wilson95(wins, n), m = stat_mean_ci95(x, n);
         const char *agent = seat_agent(s, p);
@@ -336,7 +325,7 @@ void report_tournament(const study *s, FILE *f, int format)
         for (int i = 0; i < n; i++)
             for (int p = 0; p < np; p++)
                 if (s->results[i].agent[p] == a) {
-                    wins += win_share(&s->results[i], np, p);
+                    wins += measure_win_share(&s->results[i], np, p);
                     played++;
                     x[nx++] = s->results[i].score[p];
                 }
@@ -360,7 +349,7 @@ void report_tournament(const study *s, FILE *f, int format)
     else if (!csv) fprintf(f, "\nwin rate by seat (whoever sat there):\n");
     for (int p = 0; p < np; p++) {
         double wins = 0;
-        for (int i = 0; i < n; i++) wins += win_share(&s->results[i], np, p);
+        for (int i = 0; i < n; i++) wins += measure_win_share(&s->results[i], np, p);
         interval w = stat_wilson95(wins, n);
         if (json)
             json_array_append_new(seats, json_pack("{s:i, s:o, s:o, s:o}", "seat", p + 1, "win_rate",
@@ -410,7 +399,7 @@ static double metric(const study *s, const study_game *g, int m, const char *rea
     case M_MEAN: return sum / np;
     case M_SPREAD: return best - lo;
     case M_FIRST_ADV: return np > 1 ? g->score[0] - others / (np - 1) : 0;
-    case M_FIRST_WIN: return win_share(g, np, 0);
+    case M_FIRST_WIN: return measure_win_share(g, np, 0);
     case M_LENGTH: return g->turns;
     case M_MARGIN: return np > 1 ? best - second : 0;
     default:
@@ -720,7 +709,7 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
                    "min_effect,finding\n");
         for (int i = 0; i < nrows; i++) {
             const compare_row *r = &rows[i];
-            csv_str(f, r->name);
+            report_csv_field(f, r->name);
             fprintf(f, ",%.6f,%.6f,%.6f,%.6f,%.6f,%s,%.6g,%.6g,%.6f,%.6f,%d,%d,%g,%s\n", r->a, r->b, r->diff, r->lo, r->hi,
                     r->significant ? "yes" : "no", r->p, r->p_holm, r->clo, r->chi, r->blocks, r->agree, r->min_effect,
                     r->finding ? "yes" : "no");

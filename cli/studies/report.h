@@ -25,6 +25,9 @@ json_t *study_about_json(const study *s);
 
 /* Per seat: win rate and mean score with 95% intervals; points by reason.
  * format: REPORT_TABLE, REPORT_JSON or REPORT_CSV. */
+/* Writes s as one CSV field, quoted (and its quotes doubled) when it holds
+ * a comma, a quote or a line break. */
+void report_csv_field(FILE *f, const char *s);
 void report_sim(const study *s, FILE *f, int format);
 /* Per agent over rotated seats, and per seat. */
 void report_tournament(const study *s, FILE *f, int format);

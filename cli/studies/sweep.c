@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "json_io.h"
+#include "report.h"
 #include "shard.h"
 #include "study_args.h"
 
@@ -228,20 +229,6 @@ int sweep_rows(const sweep *sw, const compare_settings *cs, compare_row *rows, i
     return m;
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static const char *verdict(const compare_row *r)
 {
     return r->finding ? "yes" : r->p_holm < 0.05 && r->df > 0 ? "no, small" : "no";
@@ -323,11 +310,11 @@ void report_sweep(const sweep *sw, const compare_settings *cs, FILE *f, int form
                    "blocks_agreeing,min_effect,finding\n");
         for (int i = 0; i < n; i++) {
             const compare_row *r = &rows[i];
-            csv_field(f, sw->labels[point[i]]);
+            report_csv_field(f, sw->labels[point[i]]);
             fputc(',', f);
-            csv_field(f, r->key);
+            report_csv_field(f, r->key);
             fputc(',', f);
-            csv_field(f, r->name);
+            report_csv_field(f, r->name);
             fprintf(f, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6g,%.6g,%.6f,%.6f,%d,%d,%g,%s\n", r->unit, r->a, r->b, r->diff,
                     r->lo, r->hi, r->p, r->p_holm, r->clo, r->chi, r->blocks, r->agree, r->min_effect,
                     r->finding ? "yes" : "no");
