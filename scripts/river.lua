@@ -20,6 +20,7 @@
 --   ex, ey  the space the river flows into
 --   dir     the direction it flows in there (0 N, 1 E, 2 S, 3 W)
 --   turn    the last river tile's turn: 0 none, 1 right, 3 left
+--   river_drawn  true once no river tile is left to draw
 
 local RIVER = carc.define_kind("river", "never", { line = true })
 local S = carc.state
@@ -114,8 +115,13 @@ carc.on("place-filter", function(ev)
         if not entered or (turn ~= 0 and turn == S.turn) then carc.veto(i) end
       elseif at_end then
         carc.veto(i)
-      else
-        if river_first == nil then river_first = river_still_to_draw() end
+      elseif not S.river_drawn then
+        -- Once every river tile is drawn none comes back into the pile (only
+        -- a drawn tile is put back), so the pile is read no more.
+        if river_first == nil then
+          river_first = river_still_to_draw()
+          if not river_first then S.river_drawn = true end
+        end
         if river_first then carc.veto(i) end
       end
     end
