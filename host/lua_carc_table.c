@@ -512,6 +512,25 @@ static int l_offer_walks(lua_State *L)
     return 1;
 }
 
+/* n = carc.offer_figure_walks(figure, max_steps, code, kinds, points,
+ * reason): the walks of a figure on a tile, applied by carc itself
+ * (carc_api.offer_figure_walks; the script's apply is not called for them). */
+static int l_offer_figure_walks(lua_State *L)
+{
+    CTX(L);
+    int figure_id = (int)luaL_checkinteger(L, 1), steps = (int)luaL_checkinteger(L, 2);
+    lua_Integer code = luaL_checkinteger(L, 3), kinds = luaL_checkinteger(L, 4), points = luaL_checkinteger(L, 5);
+    luaL_argcheck(L, code >= 0 && code <= UINT16_MAX, 3, "option code out of range");
+    luaL_argcheck(L, kinds >= 0 && kinds <= UINT32_MAX, 4, "kinds is a mask of figure kinds");
+    luaL_argcheck(L, points >= -1000000 && points <= 1000000, 5, "points out of range");
+    carc_option o = {.code = (uint16_t)code};
+    int n = script_checked(L, ctx, API->offer_figure_walks(ctx, figure_id, steps, &o, (uint32_t)kinds, (int)points,
+                                                           (int)luaL_checkinteger(L, 6)));
+    script_charge(L, n); /* a walk offered here is about one instruction's work */
+    lua_pushinteger(L, n);
+    return 1;
+}
+
 /* n = carc.offer_figures(owner, where, kinds, code [, except]): one option
  * per figure (carc_api.offer_figures). */
 static int l_offer_figures(lua_State *L)
@@ -759,7 +778,7 @@ static const luaL_Reg carc_funcs[] = {
     {"feature_followers", l_feature_followers}, {"feature_open", l_feature_open},
     {"feature_segments", l_feature_segments}, {"figures", l_figures}, {"figure", l_figure},
     {"figure_place", l_figure_place}, {"figure_move", l_figure_move}, {"figure_remove", l_figure_remove},
-    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offer_figures", l_offer_figures}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
+    {"offer", l_offer}, {"offer_walks", l_offer_walks}, {"offer_figure_walks", l_offer_figure_walks}, {"offer_figures", l_offer_figures}, {"offered", l_offered}, {"offered_at", l_offered_at}, {"veto", l_veto},
     {"forbid_pass", l_forbid_pass}, {"ask", l_ask}, {"award", l_award}, {"award_figures_on", l_award_figures_on}, {"step_begin", l_step_begin},
     {"step_end", l_step_end}, {"batch_begin", l_batch_begin}, {"batch_add", l_batch_add},
     {"batch_commit", l_batch_commit}, {"batch_count", l_batch_count}, {"batch_at", l_batch_at},

@@ -468,7 +468,9 @@ static int api_held_figures(carc_ctx *ctx, int holder, int owner, int kind)
 /* An option's place: no tile, a placed tile, or a segment of one. */
 static bool option_place_ok(carc_ctx *ctx, const carc_option *opt)
 {
-    return opt && (opt->tile < 0 || (tile_ok(ctx, opt->tile) && (opt->seg < 0 || seg_ok(ctx, opt->tile, opt->seg))));
+    /* CARC_SEG_WALK marks the kernel's walks (offer_figure_walks) alone. */
+    return opt && opt->seg != CARC_SEG_WALK &&
+           (opt->tile < 0 || (tile_ok(ctx, opt->tile) && (opt->seg < 0 || seg_ok(ctx, opt->tile, opt->seg))));
 }
 
 static int api_offer(carc_ctx *ctx, const carc_option *opt)
@@ -524,7 +526,7 @@ static int api_ask(carc_ctx *ctx, int player, const char *label, const carc_opti
     carc_option tmp;
     for (int i = 0; i < n; i++) {
         tmp = opts[i];
-        if (tmp.tile >= 0 && (!tile_ok(ctx, tmp.tile) || (tmp.seg >= 0 && !seg_ok(ctx, tmp.tile, tmp.seg))))
+        if (!option_place_ok(ctx, &tmp))
             return api_error(ctx, "ask: an option names a bad tile or segment");
     }
     return decision_ask(ctx->g, player, ctx->owner, label ? label : "decision", opts, n);
@@ -753,6 +755,24 @@ static int api_offer_walks(carc_ctx *ctx, int start, int max_steps, const carc_o
     if (max_steps < 1 || max_steps > CARC_MAX_WALK_STEPS) return api_error(ctx, "offer_walks: max_steps is 1 to 8");
     if (!option_place_ok(ctx, opt)) return api_error(ctx, "offer_walks: bad option (tile or segment)");
     return offer_tile_walks(ctx->g, start, max_steps, opt, ctx->owner);
+}
+
+static int api_offer_figure_walks(carc_ctx *ctx, int walker, int max_steps, const carc_option *opt, uint32_t award_kinds,
+                                  int points, int reason)
+{
+    GAME_ONLY(ctx, -1);
+    carc_game *g = ctx->g;
+    if (!g->building || g->build_place) return api_error(ctx, "offer_figure_walks: only while the action decision is built");
+    if (walker < 0 || walker >= g->nfigs || g->figs[walker].where != CARC_AT_TILE)
+        return api_error(ctx, "offer_figure_walks: the figure does not stand on a tile (CARC_AT_TILE)");
+    if (max_steps < 1 || max_steps > CARC_MAX_WALK_STEPS) return api_error(ctx, "offer_figure_walks: max_steps is 1 to 8");
+    if (!opt) return api_error(ctx, "offer_figure_walks: an option is needed");
+    if (reason < 0 || reason >= ctx->rules->nreasons) return api_error(ctx, "offer_figure_walks: no such reason");
+    int n = offer_figure_walks(g, walker, max_steps, opt, ctx->owner, award_kinds, points, reason);
+    if (n == -2)
+        return api_error(ctx, "offer_figure_walks: more than " STR_OF(CARC_MAX_WALK_RULES)
+                              " walk rules (figure, kinds, points, reason) in one decision");
+    return n;
 }
 
 static int api_offer_figures(carc_ctx *ctx, int owner, int where, uint32_t kinds, int except, const carc_option *opt)
@@ -1010,6 +1030,8 @@ _Static_assert(offsetof(carc_api, corner_feature) == 2 * sizeof(uint32_t) + 113 
                "the members of API version 4 moved");
 _Static_assert(offsetof(carc_api, figure_capture) == 2 * sizeof(uint32_t) + 114 * sizeof(void *),
                "the members of API version 5 moved");
+_Static_assert(offsetof(carc_api, offer_figure_walks) == 2 * sizeof(uint32_t) + 117 * sizeof(void *),
+               "the members of API version 6 moved");
 
 const carc_api carc_api_v1 = {
     .version = CARC_API_VERSION,
@@ -1131,4 +1153,5 @@ const carc_api carc_api_v1 = {
     .figure_capture = api_figure_capture,
     .figure_free = api_figure_free,
     .held_figures = api_held_figures,
+    .offer_figure_walks = api_offer_figure_walks,
 };

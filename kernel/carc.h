@@ -190,6 +190,13 @@ int carc_decision_player(const carc_game *g);
 const char *carc_decision_label(const carc_game *g);
 int carc_option_count(const carc_game *g);
 const carc_option *carc_option_at(const carc_game *g, int i);
+/* What choosing option i does, as a key: two options of the pending
+ * decision with the same key other than 0 leave the game alike (every rule
+ * sees the same game after either; only the record's line differs), so a
+ * bot weighing every option need try only one of them. 0: not known (an
+ * option a plugin applies; today only the walks of offer_figure_walks have
+ * a key, and none while a plugin handles option-chosen). */
+uint64_t carc_option_effect(const carc_game *g, int i);
 /* An option's record text is at most this many bytes (a plugin's or
  * script's longer text is cut there): a buffer of CARC_OPTION_TEXT_MAX + 1
  * holds any. */

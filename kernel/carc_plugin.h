@@ -173,6 +173,7 @@ stands in, and each member added after version 1 says it: (v2), (v3).
     5  corner_feature; figures at a tile corner (CARC_AT_CORNER)
     6  figure_capture, figure_free, held_figures; the place CARC_AT_HELD;
        the events FIGURE_CAPTURED and FIGURE_FREED
+    7  offer_figure_walks: walks the kernel applies (CARC_SEG_WALK)
 A kernel refuses a plugin whose desc->api_version is above its own, so a
 plugin that sets CARC_API_VERSION may call every member of this header. A
 plugin that also wants to load into older kernels sets the oldest version
@@ -189,7 +190,7 @@ Versions; section 7 marks each function "(version N)"). New events go
 before CARC_EV_COUNT, numbered after the existing ones, with their version
 in a comment. */
 
-#define CARC_API_VERSION 6
+#define CARC_API_VERSION 7
 
 /* Whether the kernel running the plugin has carc_api member `member`. */
 #define CARC_API_HAS(api, member) \
@@ -643,7 +644,35 @@ typedef struct carc_api {
      * anyone's) and are of kind `kind` (-1: any kind); -1 and an error for
      * a bad seat or kind. (v6) */
     int (*held_figures)(carc_ctx *ctx, int holder, int owner, int kind);
+
+    /* ---- API version 7: walks the kernel applies. ---- */
+
+    /* During action-offer: the walks of figure `figure` (standing on a
+     * placed tile, CARC_AT_TILE) that offer_walks would offer from its
+     * tile, in the same order, each `opt` with arg[0] and arg[1] as there,
+     * tile -1, seg CARC_SEG_WALK and arg[2] the kernel's (which walk rule).
+     * A chosen walk is applied by the kernel, not by the plugin's apply:
+     * one scoring step (step_begin); on each tile entered, in path order,
+     * `points` to each figure standing on a segment there that belongs to
+     * a seat and whose kind is in the mask `award_kinds` (0: every kind),
+     * in id order, reason `reason` (award_figures_on); no award at all when
+     * points is 0; then the figure moves to the last tile (figure_move,
+     * CARC_AT_TILE); step_end. option-chosen follows as for any option,
+     * and the plugin's format still writes the option's text. Because the
+     * kernel knows what such a walk does, bots weigh once the walks whose
+     * effect is the same (the same last tile, the same awards in the same
+     * order: carc_option_effect). At most CARC_MAX_WALK_RULES different
+     * (figure, award_kinds, points, reason) in one decision. Returns how
+     * many were offered, -1 on error. (v7) */
+    int (*offer_figure_walks)(carc_ctx *ctx, int figure, int max_steps, const carc_option *opt, uint32_t award_kinds,
+                              int points, int reason);
 } carc_api;
+
+/* The segment of an option offer_figure_walks made (API version 7); no
+ * other option may carry it. */
+#define CARC_SEG_WALK (-4096)
+/* How many walk rules (figure, kinds, points, reason) one decision holds. */
+#define CARC_MAX_WALK_RULES 8
 
 /* The longest walk offer_walks offers: 8 steps are at most 5,916 walks. */
 #define CARC_MAX_WALK_STEPS 8

@@ -145,6 +145,16 @@ typedef struct turn_state {
     int asked;             /* decisions posed this turn (MAX_DECISIONS_PER_TURN) */
 } turn_state;
 
+/* What a kernel-applied walk does (offer_figure_walks): which figure walks,
+ * who is paid on the tiles it enters, for whom it was offered. */
+typedef struct walk_rule {
+    int32_t figure;
+    uint32_t kinds;         /* figure kinds paid (0: every kind) */
+    int32_t points;         /* 0: no award */
+    int32_t reason;
+    uint16_t owner;         /* the plugin that offered the walks */
+} walk_rule;
+
 struct carc_game {
     const struct carc_rules *rules;
     int nplayers;
@@ -190,6 +200,11 @@ struct carc_game {
     bool build_place;       /* ... (the placement decision's, not the action's) */
     int build_first;
     int offer_owner, offer_run; /* who offered last, and how many in a row */
+    /* The rules of the pending decisions' kernel-applied walks (a walk
+     * option's arg[2] indexes them); emptied when an action decision is
+     * built while none is pending. */
+    walk_rule walk_rules[CARC_MAX_WALK_RULES];
+    int nwalk_rules;
     carc_option *opts;      int nopts, cap_opts;
 
     carc_award *log;        int nlog, cap_log;
@@ -555,6 +570,15 @@ int majority_event(carc_game *g, int root, int strength[CARC_MAX_PLAYERS], bool 
  * steps from placed tile start (carc_api.offer_walks; the caller checks
  * the arguments). Returns how many, -1 when out of memory. */
 int offer_tile_walks(carc_game *g, int start, int max_steps, const carc_option *option, int owner);
+/* The same walks of figure `figure`, applied by the kernel (tile_walk_apply)
+ * (walker_id) under the walk rule made of the other arguments (carc_api.offer_figure_walks). */
+int offer_figure_walks(carc_game *g, int walker_id, int max_steps, const carc_option *option, int owner, uint32_t kinds,
+                       int points, int reason);
+/* Applies a chosen option of offer_figure_walks for the plugin of ctx: 0, or
+ * -1 with the game stopped. */
+int tile_walk_apply(struct carc_ctx *ctx, const carc_option *opt);
+/* The effect key of a walk option (carc_option_effect). */
+uint64_t tile_walk_effect(const carc_game *g, const carc_option *opt);
 /* figures.c: one option per figure of seat standing where, of a kind in
  * kinds (0: any), but except (carc_api.offer_figures; the caller checks
  * the arguments). Returns how many, -1 when out of memory. */

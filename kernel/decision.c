@@ -97,6 +97,7 @@ int decision_pose_built(carc_game *g, int player, int owner, const char *label, 
 /* Starts collecting the action decision's options (at the end of opts). */
 void decision_build_begin(carc_game *g)
 {
+    if (g->ndq == 0) g->nwalk_rules = 0; /* no pending option needs a walk rule */
     g->building = true;
     g->build_place = false;
     g->build_first = g->nopts;
@@ -152,7 +153,7 @@ static int apply_chosen(carc_game *g, carc_option opt, int player)
     const plugin_slot *ps = option_owner(g, opt.owner);
     struct carc_ctx ctx = GAME_CTX(g, opt.owner, ps->user);
     g->answered++;
-    int rc = ps->apply ? ps->apply(&ctx, &opt, player) : -1;
+    int rc = opt.seg == CARC_SEG_WALK ? tile_walk_apply(&ctx, &opt) : ps->apply ? ps->apply(&ctx, &opt, player) : -1;
     if (rc < 0) game_fail(g, "%s: could not apply its option", ps->name);
     if (rc < 0 || g->failed) return -1;
     carc_event e = {0};

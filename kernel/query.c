@@ -51,6 +51,15 @@ const carc_option *carc_option_at(const carc_game *g, int i)
     return g->ndq && i >= 0 && i < g->dq[0].n ? &g->opts[g->dq[0].first + i] : NULL;
 }
 
+uint64_t carc_option_effect(const carc_game *g, int i)
+{
+    const carc_option *o = carc_option_at(g, i);
+    /* A handler of option-chosen sees the option itself, so two options
+     * that change the game alike may still lead it apart. */
+    if (!o || g->rules->nhandlers[CARC_EV_OPTION_CHOSEN]) return 0;
+    return tile_walk_effect(g, o);
+}
+
 /* ---- awards ------------------------------------------------------------------------- */
 
 int carc_awards(const carc_game *g) { return g->log_from + g->nlog; }

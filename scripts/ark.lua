@@ -44,7 +44,8 @@ local OPT_MOVE, OPT_PLACE = 1, 2
 local AT_SEGMENT, AT_TILE, FOLLOWER = carc.AT_SEGMENT, carc.AT_TILE, carc.FIGURE_FOLLOWER
 local MAX_PENDING = 8
 local S = carc.state
-local offer_walks, tile_at, tile_pos, award = carc.offer_walks, carc.tile_at, carc.tile_pos, carc.award
+local offer_walks, offer_figure_walks = carc.offer_walks, carc.offer_figure_walks
+local tile_at, tile_pos, award = carc.tile_at, carc.tile_pos, carc.award
 local award_figures_on = carc.award_figures_on
 -- The calls of the hot paths (the greedy bot runs `apply` for every move),
 -- in locals: a read of the carc table (frozen once the script has loaded)
@@ -139,13 +140,22 @@ end, "np")
 
 -- ARK-18: every path of 1 to max-steps steps over placed tiles that never
 -- enters a visited tile (the start included), in depth-first order N E S W:
--- carc.offer_walks offers each as an option {code, a = the steps, 2 bits
--- each with the first lowest, b = their number}, walked by the kernel (a few
--- hundred a turn: written here in Lua, the walk was most of an Ark game).
+-- carc offers each as an option {code, a = the steps, 2 bits each with the
+-- first lowest, b = their number}, walked by the kernel (a few hundred a
+-- turn: written here in Lua, the walk was most of an Ark game). Without a
+-- temple bonus a move is ARK-19's points and the Ark's step, which carc
+-- applies itself (carc.offer_figure_walks: the greedy bot tries every move
+-- after every placement, and moves that pay the same players and end on
+-- the same tile are tried once); with the bonus, `move` below applies it.
 carc.on("action-offer", function(ev) -- only once the Ark is on the board (state key fig)
-  local start = ark_tile()
+  local start, id = ark_tile()
   if S.nt and not S.temple then return end
-  offer_walks(start, S.ms, OPT_MOVE)
+  if S.tb == 0 then
+    local fk = S.fk
+    offer_figure_walks(id, S.ms, OPT_MOVE, fk, fk ~= 0 and 1 or 0, REASON)
+  else
+    offer_walks(start, S.ms, OPT_MOVE)
+  end
 end, "fig")
 
 -- A move's text is made each time a game first offers that path (its
@@ -167,7 +177,8 @@ carc.format(function(o)
   return "ark?"
 end)
 
--- ARK-19: one point per follower (any follower kind, each figure one point
+-- ARK-19 (with ark.temple-bonus; without it carc applies the same move):
+-- one point per follower (any follower kind, each figure one point
 -- whatever its strength) on the segments of each tile entered, tile by tile
 -- in path order, figures in id order (carc.award_figures_on, one call a
 -- tile); the whole move one scoring step. The greedy bot tries every move:

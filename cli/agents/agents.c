@@ -126,6 +126,20 @@ bool agent_note_spent(agent *a, const carc_game *c)
  * judgement reads), then run on to the next decision or draw. When the same
  * player decides again this turn (deploy after place), the best of those
  * follow-ups, each tried one depth further down. */
+static double option_value(agent *a, const carc_game *g, int opt, int me, int depth, int level);
+
+/* option_value, or what an option of the same effect was found worth in
+ * this decision (memo m): the same game follows either. */
+static double weigh(agent *a, const carc_game *g, int opt, int me, int depth, int level, effect_memo *m)
+{
+    uint64_t key = carc_option_effect(g, opt);
+    double v;
+    if (key && effect_memo_find(m, key, &v)) return v;
+    v = option_value(a, g, opt, me, depth, level);
+    if (key && !a->spent) effect_memo_put(m, key, v);
+    return v;
+}
+
 static double option_value(agent *a, const carc_game *g, int opt, int me, int depth, int level)
 {
     carc_game *c = agent_scratch(a, level, g);
@@ -138,9 +152,11 @@ static double option_value(agent *a, const carc_game *g, int opt, int me, int de
     if (st == CARC_NEED_CHOICE && depth > 0 && carc_decision_player(c) == me) {
         double v = -1e9;
         int n = carc_option_count(c);
+        effect_memo *m = &a->memo[level + 1];
+        effect_memo_begin(m, n);
         for (int i = 0; i < n && !a->spent; i++) {
             if (!agent_allows(a, c, i)) continue;
-            double w = option_value(a, c, i, me, depth - 1, level + 1);
+            double w = weigh(a, c, i, me, depth - 1, level + 1, m);
             if (w > v) v = w;
         }
         return v;
@@ -157,11 +173,12 @@ static int choose_greedy(agent *a, carc_game *g)
         return (int)carc_rng_below(&a->rng, (uint32_t)n);
     double bestv = -1e18;
     a->spent = false;
+    effect_memo_begin(&a->memo[0], n);
     bool some = false;
     for (int i = 0; i < n; i++) {
         if (!agent_allows(a, g, i)) continue;
         if (!some) best = i, some = true; /* the first allowed, until one is better */
-        double v = option_value(a, g, i, me, 1, 0);
+        double v = weigh(a, g, i, me, 1, 0, &a->memo[0]);
         if (a->spent) {
             /* The scripts' account for trying this decision's moves is
              * spent: the best of the options weighed in full, else the
@@ -332,6 +349,7 @@ void agent_free(agent *a)
 {
     if (!a) return;
     for (int i = 0; i < AGENT_SCRATCH_LEVELS; i++) carc_game_free(a->scratch[i]);
+    for (int i = 0; i <= AGENT_SCRATCH_LEVELS; i++) effect_memo_free(&a->memo[i]);
     free(a->eval);
     free(a);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "carc.h"
+#include "effect_memo.h"
 #include "evaluator.h"
 #include "rng.h"
 
@@ -37,6 +38,10 @@ struct agent {
      * and reused by every try after it (carc_game_try), freed with the
      * agent. */
     carc_game *scratch[AGENT_SCRATCH_LEVELS];
+    /* greedy: per depth of trying (0: the real decision), what the options
+     * weighed so far are worth by effect (effect_memo.h): options that do
+     * the same (the Ark's walks that pay alike) are tried once. */
+    effect_memo memo[AGENT_SCRATCH_LEVELS + 1];
     char error[512];      /* why choose returned -1 when no one quit */
     /* A copy made to try moves found the scripts' account for the decision
      * spent (carc_game_trials_spent): the agent stops trying and chooses
