@@ -21,6 +21,7 @@
 
 #include "helpers.h"
 #include "play.h"
+#include "script_errors.h"
 #include "rng.h"
 #include "temp_files.h"
 
@@ -41,26 +42,34 @@ static carc_rules *load_twin(bool native, bool watch, const char *steps)
     return r;
 }
 
+/* Game `seed` of `players` played on rules a and on rules b, by the bot
+ * (NULL: uniform picks from one stream each): the same game to the last
+ * award. */
+static void play_both(const carc_rules *a, const carc_rules *b, int seed, int players, const char *bot)
+{
+    carc_rng ra, rb;
+    carc_rng_seed(&ra, (uint64_t)seed, 5);
+    carc_rng_seed(&rb, (uint64_t)seed, 5);
+    play_spec sa = {.players = players, .seed = (uint64_t)seed, .agent = bot};
+    play_spec sb = sa;
+    if (!bot) {
+        sa.pick = sb.pick = play_pick_uniform;
+        sa.pick_state = &ra;
+        sb.pick_state = &rb;
+    }
+    carc_game *ga = play_game(a, &sa), *gb = play_game(b, &sb);
+    assert_true(carc_is_finished(ga));
+    same_final_state(ga, gb);
+    carc_game_free(ga);
+    carc_game_free(gb);
+}
+
 /* The same seeds played on both twins, each decision by the same pick. */
 static void same_games(const char *bot, int games, const char *steps)
 {
     carc_rules *native = load_twin(true, false, steps), *script = load_twin(false, false, steps);
     for (int seed = 1; seed <= games; seed++) {
-        carc_rng ra, rb;
-        carc_rng_seed(&ra, (uint64_t)seed, 5);
-        carc_rng_seed(&rb, (uint64_t)seed, 5);
-        play_spec a = {.players = 2 + seed % 2, .seed = (uint64_t)seed, .agent = bot};
-        play_spec b = a;
-        if (!bot) {
-            a.pick = b.pick = play_pick_uniform;
-            a.pick_state = &ra;
-            b.pick_state = &rb;
-        }
-        carc_game *ga = play_game(native, &a), *gb = play_game(script, &b);
-        assert_true(carc_is_finished(ga));
-        same_final_state(ga, gb);
-        carc_game_free(ga);
-        carc_game_free(gb);
+        play_both(native, script, seed, 2 + seed % 2, bot);
     }
     carc_rules_free(native);
     carc_rules_free(script);
@@ -196,23 +205,12 @@ static void test_no_effect_keys_while_option_chosen_is_handled(void **state)
  * arguments are checked. */
 static void expect_script_error(const char *event, const char *line, const char *needle)
 {
-    char script[1024], handler[1024], variant[2048], err[4096];
+    char handler[1024];
     snprintf(handler, sizeof handler,
              "local W = carc.define_figure('w', 0, {})\ncarc.format(function(o) return 'x' end)\n"
              "carc.apply(function(o, p) end)\ncarc.on('%s', function(ev)\n  %s\nend)\n",
              event, line);
-    test_tmp_write(script, sizeof script, "walk-bad.lua", handler);
-    snprintf(variant, sizeof variant, "[variant]\nname = walk-bad\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", script);
-    char path[1024];
-    test_tmp_write(path, sizeof path, "walk-bad.ini", variant);
-    carc_rules *r = carc_variant_load(path, NULL, 0, err, sizeof err);
-    if (!r) fail_msg("%s", err);
-    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
-    assert_non_null(g);
-    assert_int_equal(play_on(g, &(play_spec){.seed = 1, .pick = play_pick_first, .may_fail = true}), CARC_FAILED);
-    if (!strstr(carc_game_error(g), needle)) fail_msg("%s: error '%s' does not say '%s'", line, carc_game_error(g), needle);
-    carc_game_free(g);
-    carc_rules_free(r);
+    expect_script_failure("walk-bad", handler, needle);
 }
 
 static void test_walk_options_cannot_be_forged_and_arguments_are_checked(void **state)
@@ -256,20 +254,7 @@ static void test_ark_moves_by_carc_and_by_script_alike(void **state)
     if (!by_script) fail_msg("%s", err);
     for (int seed = 1; seed <= 5; seed++) {
         const char *bot = seed == 1 ? "greedy" : NULL;
-        carc_rng ra, rb;
-        carc_rng_seed(&ra, (uint64_t)seed, 5);
-        carc_rng_seed(&rb, (uint64_t)seed, 5);
-        play_spec a = {.seed = (uint64_t)seed, .agent = bot};
-        play_spec b = a;
-        if (!bot) {
-            a.pick = b.pick = play_pick_uniform;
-            a.pick_state = &ra;
-            b.pick_state = &rb;
-        }
-        carc_game *ga = play_game(by_carc, &a), *gb = play_game(by_script, &b);
-        same_final_state(ga, gb);
-        carc_game_free(ga);
-        carc_game_free(gb);
+        play_both(by_carc, by_script, seed, 2, bot);
     }
     carc_rules_free(by_carc);
     carc_rules_free(by_script);

@@ -17,6 +17,7 @@
 #include "game_checks.h"
 #include "helpers.h"
 #include "play.h"
+#include "script_errors.h"
 #include "temp_files.h"
 
 static char variant_path[1024];
@@ -59,19 +60,10 @@ static void test_capture_and_free_in_games(void **state)
  * error that says `needle`. */
 static void expect_script_error(const char *line, const char *needle)
 {
-    char script[1024], handler[1024], variant[2048];
+    char handler[1024];
     snprintf(handler, sizeof handler,
              "carc.on('turn-start', function(ev)\n  if carc.turn() < 4 then return end\n  %s\nend)\n", line);
-    test_tmp_write(script, sizeof script, "held-bad.lua", handler);
-    snprintf(variant, sizeof variant, "[variant]\nname = held-bad\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", script);
-    carc_rules *r = load(variant);
-    char err[256];
-    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
-    assert_non_null(g);
-    assert_int_equal(play_on(g, &(play_spec){.seed = 1, .pick = play_pick_first, .may_fail = true}), CARC_FAILED);
-    if (!strstr(carc_game_error(g), needle)) fail_msg("%s: error '%s' does not say '%s'", line, carc_game_error(g), needle);
-    carc_game_free(g);
-    carc_rules_free(r);
+    expect_script_failure("held-bad", handler, needle);
 }
 
 /* A follower of seat 0 on the board by turn 4 (play_pick_first deploys). */

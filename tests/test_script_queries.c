@@ -13,6 +13,7 @@
 
 #include "helpers.h"
 #include "play.h"
+#include "script_errors.h"
 #include "temp_files.h"
 #include "rng.h"
 
@@ -70,18 +71,9 @@ static void test_queries_with_neutral_figures(void **state)
  * with an error that says `needle`. */
 static void expect_script_error(const char *event, const char *handler_line, const char *needle)
 {
-    char script[1024], handler[1024], variant[2048];
+    char handler[1024];
     snprintf(handler, sizeof handler, "carc.on('%s', function(ev)\n  %s\nend)\n", event, handler_line);
-    test_tmp_write(script, sizeof script, "fast-bad.lua", handler);
-    snprintf(variant, sizeof variant, "[variant]\nname = fast-bad\n[tiles]\nsets = base\n[plugins]\nscripts = %s\n", script);
-    carc_rules *r = load(variant);
-    char err[256];
-    carc_game *g = carc_game_new(r, 2, NULL, 1, err, sizeof err);
-    assert_non_null(g);
-    assert_int_equal(play_on(g, &(play_spec){.seed = 1, .pick = play_pick_first, .may_fail = true}), CARC_FAILED);
-    if (!strstr(carc_game_error(g), needle)) fail_msg("%s: error '%s' does not say '%s'", handler_line, carc_game_error(g), needle);
-    carc_game_free(g);
-    carc_rules_free(r);
+    expect_script_failure("fast-bad", handler, needle);
 }
 
 /* A wrong argument is the script's error, not carc's crash. */
