@@ -106,8 +106,11 @@ check "compare --skill-gap: two agents at least" 2 "2 to" "$CARC" compare base -
 check "restricted play: greedy:no-farmers scores no farm" 0 "mean game length" \
     "$CARC" sim --players greedy:no-farmers,greedy:no-farmers --games 10
 lacks "restricted play: no farm points" "  farm "
-check "restricted play: mcts refuses it" 2 "restricted play is for random and greedy" \
-    "$CARC" sim --players mcts:no-farmers,greedy --games 1
+check "restricted play: mcts:no-farmers scores no farm either" 0 "mean game length" \
+    "$CARC" sim --players mcts:40it:no-farmers,mcts:40it:no-farmers --games 2
+lacks "restricted play: no farm points for the search" "  farm "
+check "restricted play: the human player refuses it" 2 "restricted play is for random, greedy and mcts" \
+    "$CARC" sim --players human:no-farmers,greedy --games 1
 check "sim --json: the measures, generically" 0 '"key": "led-from", "name": "turn from which the winner led for good", "unit": "turns"' \
     "$CARC" sim --players random,random --games 10 --json
 check "sim --games-jsonl: each game's measures" 0 "" \

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "play.h"
+
 #include "agents.h"
 #include "game_trace.h"
 #include "measures.h"
@@ -221,7 +223,9 @@ static void test_restricted_agent(void **state)
     assert_non_null(plain);
     assert_non_null(nofarm);
     assert_non_null(nofig);
-    assert_null(agent_create("mcts:no-farmers", 7, 0, err, sizeof err));
+    agent *search = agent_create("mcts:no-farmers", 7, 0, err, sizeof err);
+    assert_non_null(search);
+    assert_null(agent_create("human:no-farmers", 7, 0, err, sizeof err));
     assert_null(agent_create("greedy:no-figure=", 7, 0, err, sizeof err));
     int checked = 0;
     for (int steps = 0; steps < 2000 && checked < 5; steps++) {
@@ -241,6 +245,7 @@ static void test_restricted_agent(void **state)
             deploys += deploy;
             assert_true(agent_allows(plain, g, i));
             assert_int_equal(agent_allows(nofarm, g, i), !field);
+            assert_int_equal(agent_allows(search, g, i), !field);
             assert_int_equal(agent_allows(nofig, g, i), !deploy);
         }
         if (fields) checked++;
@@ -250,12 +255,51 @@ static void test_restricted_agent(void **state)
     agent_free(plain);
     agent_free(nofarm);
     agent_free(nofig);
+    agent_free(search);
     carc_game_free(g);
     carc_rules_free(r);
 }
 
-/* A real game's trace: a snapshot at each turn's start and one at the end
- * (turns + 1), and one decision counted for each a player answered. */
+/* Counts seat 0's deploys (seen[0]) and those on a field (seen[1]). */
+static void count_seat_0_deploys(carc_game *g, int option, const char *text, void *user)
+{
+    (void)option;
+    int *seen = user;
+    if (carc_decision_player(g) != 0 || strncmp(text, "deploy ", 7) != 0) return;
+    seen[0]++;
+    seen[1] += strstr(text, " field@") != NULL;
+}
+
+/* Seat 0's deploys by `spec` against random over two base games. */
+static void search_deploys(const carc_rules *r, const char *spec, int seen[2])
+{
+    for (int seed = 1; seed <= 2; seed++) {
+        const char *seats[2] = {spec, "random"};
+        carc_game *g = play_game(r, &(play_spec){.seed = (uint64_t)seed, .seat_agents = seats,
+                                                 .choosing = count_seat_0_deploys, .user = seen});
+        assert_true(carc_is_finished(g));
+        carc_game_free(g);
+    }
+}
+
+/* Restricted play with the search: over whole games its seat never puts a
+ * follower on a field (its tree and playouts plan without farmers), while
+ * the same search unrestricted does on the same seeds. */
+static void test_restricted_search(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    carc_rules *r = carc_variant_load("base", NULL, 0, err, sizeof err);
+    assert_non_null(r);
+    int restricted[2] = {0, 0}, free_play[2] = {0, 0};
+    search_deploys(r, "mcts:60it:no-farmers", restricted);
+    search_deploys(r, "mcts:60it", free_play);
+    assert_true(restricted[0] > 5);
+    assert_int_equal(restricted[1], 0);
+    assert_true(free_play[1] > 0);
+    carc_rules_free(r);
+}
+
 static void test_trace_of_a_study(void **state)
 {
     (void)state;
@@ -356,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_trace_ties),             cmocka_unit_test(test_trace_decisions),
         cmocka_unit_test(test_measure_values),         cmocka_unit_test(test_which_measures),
         cmocka_unit_test(test_winner_change_unrelated), cmocka_unit_test(test_restricted_agent),
+        cmocka_unit_test(test_restricted_search),
         cmocka_unit_test(test_trace_of_a_study),       cmocka_unit_test(test_sweep_axes),
         cmocka_unit_test(test_sweep_shares_seeds),
     };

@@ -270,8 +270,10 @@ static void estimate(const agent *a, carc_game *g, const turns *tn, double *out,
 }
 
 /* A uniformly random playout of at most `limit` decisions (0: to the end;
- * negative: none). Returns whether the game finished. */
-static bool playout(carc_game *g, carc_rng *rng, long limit, turns *tn)
+ * negative: none); the searching player's own decisions drawn among what
+ * its restrictions allow (restricted play). Returns whether the game
+ * finished. */
+static bool playout(const agent *a, carc_game *g, carc_rng *rng, long limit, turns *tn)
 {
     for (long d = 0;; d++) {
         int st = carc_advance(g);
@@ -280,7 +282,8 @@ static bool playout(carc_game *g, carc_rng *rng, long limit, turns *tn)
         else if (limit != 0 && d >= (limit < 0 ? 0 : limit)) return false;
         else {
             turns_note(tn, g);
-            carc_choose(g, (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
+            carc_choose(g, carc_decision_player(g) == tn->me ? agent_pick_allowed(a, g, rng)
+                                                              : (int)carc_rng_below(rng, (uint32_t)carc_option_count(g)));
         }
     }
 }
@@ -347,6 +350,9 @@ static int expand(agent *a, tree *t, int node, const carc_game *g, const turns *
     turns after = *tn;
     turns_note(&after, g);
     for (int o = 0; o < n; o++) {
+        /* Restricted play: the searching player never plans a move it may
+         * not make (the others play every option). */
+        if (player == tn->me && !agent_allows(a, g, o)) continue;
         int c = node_new(t, o, player);
         if (c < 0) return -1;
         if (last < 0) t->n[node].first_child = c;
@@ -476,7 +482,7 @@ static int iterate(agent *a, tree *t, const carc_game *root)
         extending = extending || fresh;
     }
     double r[CARC_MAX_PLAYERS], lead[CARC_MAX_PLAYERS];
-    bool finished = playout(g, &a->rng, a->playout_limit, &tn);
+    bool finished = playout(a, g, &a->rng, a->playout_limit, &tn);
     if (finished) rewards(g, r, lead);
     else estimate(a, g, &tn, r, lead);
     /* What the leaf was, for the root's options: how many of the others'

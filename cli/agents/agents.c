@@ -34,17 +34,19 @@ bool agent_allows(const agent *a, const carc_game *g, int i)
     return true; /* nothing is allowed: everything is */
 }
 
-static int choose_random(agent *a, carc_game *g)
+int agent_pick_allowed(const agent *a, const carc_game *g, carc_rng *rng)
 {
     int n = carc_option_count(g);
-    if (!restricted(a)) return (int)carc_rng_below(&a->rng, (uint32_t)n);
+    if (!restricted(a)) return (int)carc_rng_below(rng, (uint32_t)n);
     int ok = 0;
     for (int i = 0; i < n; i++) ok += agent_allows(a, g, i);
-    int pick = (int)carc_rng_below(&a->rng, (uint32_t)ok);
+    int pick = (int)carc_rng_below(rng, (uint32_t)ok);
     for (int i = 0; i < n; i++)
         if (agent_allows(a, g, i) && pick-- == 0) return i;
     return 0;
 }
+
+static int choose_random(agent *a, carc_game *g) { return agent_pick_allowed(a, g, &a->rng); }
 
 /* The hand-written judgement, as one number for the player: score lead
  * over the best opponent, plus half of the lead in what features held now
@@ -240,11 +242,12 @@ static bool parse_part(agent *a, const char *s, bool search, char *err, size_t e
 }
 
 /* ":no-farmers", ":no-figure=KIND", ":no-rule=NAME": restricted play, for
- * the agents that choose among the options themselves (random, greedy). */
+ * the agents that choose among the options themselves (random, greedy, and
+ * mcts, whose search also plays its own seat restricted). */
 static bool parse_restriction(agent *a, const char *name, const char *s, char *err, size_t errn)
 {
-    if (a->choose != choose_random && a->choose != choose_greedy) {
-        snprintf(err, errn, "agent '%s' takes no ':%s' (restricted play is for random and greedy)", name, s);
+    if (a->choose != choose_random && a->choose != choose_greedy && a->choose != mcts_choose) {
+        snprintf(err, errn, "agent '%s' takes no ':%s' (restricted play is for random, greedy and mcts)", name, s);
         return false;
     }
     if (strcmp(s, "no-farmers") == 0) {
@@ -372,7 +375,9 @@ const agent_kind agent_kinds[] = {
     {"mcts", "Monte Carlo tree search", "1000it (default), 5000it, 200ms, 2s, 3000it:trained",
      "Monte Carlo tree search: mcts (1000 iterations a move), mcts:5000it,\n"
      "mcts:200ms, mcts:2s (deterministic with an iteration budget);\n"
-     "mcts:3000it:trained, mcts:200ms:eval=FILE (learned judgement)",
+     "mcts:3000it:trained, mcts:200ms:eval=FILE (learned judgement);\n"
+     "mcts:no-farmers, :no-figure=KIND, :no-rule=PLUGIN: restricted as\n"
+     "greedy's are, in its plans too",
      mcts_choose, true},
 };
 const int agent_nkinds = (int)(sizeof agent_kinds / sizeof agent_kinds[0]);

@@ -63,6 +63,9 @@ struct agent {
  * When none of the decision's options is allowed, every one is (a decision
  * must be answered). */
 bool agent_allows(const agent *a, const carc_game *g, int i);
+/* An option of g's pending decision drawn uniformly from rng among those
+ * the agent's restrictions allow (all of them for an agent without any). */
+int agent_pick_allowed(const agent *a, const carc_game *g, carc_rng *rng);
 
 /* The search agent's choice (agent_mcts.c). */
 int mcts_choose(agent *a, carc_game *g);
