@@ -134,10 +134,14 @@ static inline void check_kernel(const carc_game *g, kernel_checks *k)
     }
 }
 
-/* The checks of play_checked_game, a play_spec moved hook. */
+/* What a bot chose (its record text), for a test to count. */
+typedef void (*choice_check_fn)(const carc_game *g, const char *text, void *user);
+
+/* The checks of play_checked_game, play_spec moved and choosing hooks. */
 typedef struct expansion_checks {
     kernel_checks kernel;
     move_check_fn check;
+    choice_check_fn choice;
     void *user;
 } expansion_checks;
 
@@ -148,24 +152,51 @@ static inline void check_expansion_moved(carc_game *g, bool final, void *user)
     if (c->check) c->check(g, c->user, final);
 }
 
-/* One seeded game between random bots with the checks after every move;
- * then its record replays to the same final state. */
-static inline void play_checked_game(const carc_rules *r, int players, uint64_t seed, const char *const *overrides,
-                                     int nover, move_check_fn check, void *user)
+static inline void note_expansion_choice(carc_game *g, int option, const char *text, void *user)
+{
+    (void)option;
+    expansion_checks *c = user;
+    if (c->choice) c->choice(g, text, c->user);
+}
+
+/* How play_checked plays: `agent` in every seat (NULL: random bots), the
+ * options overridden, check after every move, choice at every answer. */
+typedef struct checked_play {
+    const char *agent;
+    const char *const *overrides;
+    int noverrides;
+    move_check_fn check;
+    choice_check_fn choice;
+    void *user;
+} checked_play;
+
+/* One seeded game with the kernel's checks and the test's after every
+ * move; then its record replays to the same final state. */
+static inline void play_checked(const carc_rules *r, int players, uint64_t seed, const checked_play *how)
 {
     expansion_checks *c = calloc(1, sizeof *c);
     c->kernel.followers = 7;
     char mode[64];
     carc_rules_option(r, "farm-scoring", mode, sizeof mode);
     c->kernel.farms_per_city = strncmp(mode, "per-city", 8) == 0 || strcmp(mode, "city-majority") == 0;
-    c->check = check;
-    c->user = user;
-    carc_game *g = play_game(r, &(play_spec){.players = players, .seed = seed, .variant = carc_rules_name(r),
-                                             .overrides = overrides, .noverrides = nover,
-                                             .moved = check_expansion_moved, .user = c});
+    c->check = how->check;
+    c->choice = how->choice;
+    c->user = how->user;
+    carc_game *g = play_game(r, &(play_spec){.players = players, .seed = seed, .agent = how->agent,
+                                             .variant = carc_rules_name(r), .overrides = how->overrides,
+                                             .noverrides = how->noverrides, .moved = check_expansion_moved,
+                                             .choosing = note_expansion_choice, .user = c});
     assert_true(carc_is_finished(g));
     free(c);
     carc_game_free(g);
+}
+
+/* play_checked between random bots. */
+static inline void play_checked_game(const carc_rules *r, int players, uint64_t seed, const char *const *overrides,
+                                     int nover, move_check_fn check, void *user)
+{
+    play_checked(r, players, seed,
+                 &(checked_play){.overrides = overrides, .noverrides = nover, .check = check, .user = user});
 }
 
 #endif

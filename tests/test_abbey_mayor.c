@@ -97,39 +97,39 @@ static void test_with_every_module(void **state)
 }
 
 /* Greedy bots place abbeys and barns and move wagons, within the rules. */
+typedef struct am_greedy {
+    const char *variant;
+    int abbeys, barns, wagons;
+} am_greedy;
+
+static void count_abbeys(const carc_game *g, void *user, bool final)
+{
+    (void)final;
+    am_greedy *s = user;
+    s->abbeys += check_abbey_mayor_board(g, s->variant) > s->abbeys;
+}
+
+static void count_barns_and_wagons(const carc_game *g, const char *text, void *user)
+{
+    (void)g;
+    am_greedy *s = user;
+    s->barns += strncmp(text, "deploy barn ", 12) == 0;
+    s->wagons += strncmp(text, "wagon ", 6) == 0;
+}
+
 static void test_greedy_games(void **state)
 {
     (void)state;
     const char *variants[] = {"abbey-mayor", "base+river+abbey-mayor+inns-cathedrals"};
-    char err[1024];
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         carc_rules *r = expansion_load(variants[v]);
-        int abbeys = 0, barns = 0, wagons = 0;
-        for (int seed = 1; seed <= greedy_games(); seed++) {
-            int players = 2 + seed % 3;
-            carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
-            if (!g) fail_msg("%s", err);
-            agent *ag[CARC_MAX_PLAYERS];
-            for (int p = 0; p < players; p++) ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err);
-            for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-                if (st == CARC_FAILED) fail_msg("%s: %s", variants[v], carc_game_error(g));
-                if (st == CARC_NEED_DRAW) {
-                    carc_draw(g, -1);
-                } else {
-                    int k = ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g);
-                    char text[128];
-                    carc_option_text(g, k, text, sizeof text);
-                    barns += strncmp(text, "deploy barn ", 12) == 0;
-                    wagons += strncmp(text, "wagon ", 6) == 0;
-                    assert_int_equal(carc_choose(g, k), 0);
-                }
-                abbeys += check_abbey_mayor_board(g, variants[v]) > abbeys;
-            }
-            for (int p = 0; p < players; p++) agent_free(ag[p]);
-            carc_game_free(g);
-        }
-        printf("  %s: %d greedy games, %d barns, %d wagon moves\n", variants[v], greedy_games(), barns, wagons);
-        if (greedy_games() >= 4 && barns == 0) fail_msg("%s: greedy bots never stood a barn", variants[v]);
+        am_greedy s = {.variant = variants[v]};
+        for (int seed = 1; seed <= greedy_games(); seed++)
+            play_checked(r, 2 + seed % 3, (uint64_t)seed,
+                         &(checked_play){.agent = "greedy", .check = count_abbeys, .choice = count_barns_and_wagons,
+                                         .user = &s});
+        printf("  %s: %d greedy games, %d barns, %d wagon moves\n", variants[v], greedy_games(), s.barns, s.wagons);
+        if (greedy_games() >= 4 && s.barns == 0) fail_msg("%s: greedy bots never stood a barn", variants[v]);
         carc_rules_free(r);
     }
 }

@@ -65,11 +65,11 @@ static void report(const together_watch *w, const char *players)
         fail_msg("%s: the games laid no whole river, no abbey or no floor: the checks checked nothing", TOGETHER);
 }
 
-static void test_random_games(void **state)
+/* Games of TOGETHER by `bot` (NULL: random bots, as many players as the
+ * rules allow in turn; else 2 to 4), every move checked. */
+static void checked_games(const char *bot, int games, const char *players)
 {
-    (void)state;
     carc_rules *r = expansion_load(TOGETHER);
-    int games = expansion_count("CARC_TOGETHER_GAMES", 12);
     int lo = carc_rules_min_players(r), hi = carc_rules_max_players(r);
     together_watch w = {.tower = calloc(1, sizeof *w.tower)};
     for (int i = 0; i < games; i++) {
@@ -77,51 +77,28 @@ static void test_random_games(void **state)
          * counts kept across games. */
         tower_watch *one = calloc(1, sizeof *one);
         together_watch game = {.tower = one};
-        play_checked_game(r, lo + i % (hi - lo + 1), (uint64_t)i + 1, NULL, 0, check_move, &game);
+        int seats = bot ? 2 + (i + 1) % 3 : lo + i % (hi - lo + 1);
+        play_checked(r, seats, (uint64_t)i + 1, &(checked_play){.agent = bot, .check = check_move, .user = &game});
         w.whole_rivers += game.whole_rivers, w.abbeys += game.abbeys, w.games += game.games;
         w.tower->floors_placed += one->floors_placed, w.tower->captures += one->captures;
         w.tower->ransoms += one->ransoms;
         free(one);
     }
-    report(&w, "random");
+    report(&w, players);
     free(w.tower);
     carc_rules_free(r);
+}
+
+static void test_random_games(void **state)
+{
+    (void)state;
+    checked_games(NULL, expansion_count("CARC_TOGETHER_GAMES", 12), "random");
 }
 
 static void test_greedy_games(void **state)
 {
     (void)state;
-    carc_rules *r = expansion_load(TOGETHER);
-    int games = expansion_count("CARC_GREEDY_GAMES", 1);
-    char err[1024];
-    together_watch w = {.tower = calloc(1, sizeof *w.tower)};
-    for (int seed = 1; seed <= games; seed++) {
-        int players = 2 + seed % 3;
-        carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
-        if (!g) fail_msg("%s", err);
-        agent *ag[CARC_MAX_PLAYERS];
-        for (int p = 0; p < players; p++)
-            if (!(ag[p] = agent_create("greedy", (uint64_t)seed, p, err, sizeof err))) fail_msg("%s", err);
-        tower_watch *one = calloc(1, sizeof *one);
-        together_watch game = {.tower = one};
-        check_all(g, &game, TOGETHER, false);
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("%s: %s", TOGETHER, carc_game_error(g));
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
-            check_all(g, &game, TOGETHER, false);
-        }
-        check_all(g, &game, TOGETHER, true);
-        w.whole_rivers += game.whole_rivers, w.abbeys += game.abbeys, w.games += game.games;
-        w.tower->floors_placed += one->floors_placed, w.tower->captures += one->captures;
-        w.tower->ransoms += one->ransoms;
-        free(one);
-        for (int p = 0; p < players; p++) agent_free(ag[p]);
-        carc_game_free(g);
-    }
-    report(&w, "greedy");
-    free(w.tower);
-    carc_rules_free(r);
+    checked_games("greedy", expansion_count("CARC_GREEDY_GAMES", 1), "greedy");
 }
 
 int main(void)

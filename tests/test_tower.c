@@ -113,30 +113,21 @@ static void test_with_every_module(void **state)
     random_games("base+river+abbey-mayor+tower+inns-cathedrals", games, false);
 }
 
+static void check_tower(const carc_game *g, void *user, bool final)
+{
+    (void)final;
+    check_tower_move(g, user, carc_rules_name(carc_game_rules(g)));
+}
+
 static void bot_games(const char *variant, const char *agent_spec, int games)
 {
     carc_rules *r = expansion_load(variant);
-    char err[1024];
     int floors = 0;
     for (int seed = 1; seed <= games; seed++) {
-        int players = 2 + seed % 3;
-        carc_game *g = carc_game_new(r, players, NULL, (uint64_t)seed, err, sizeof err);
-        if (!g) fail_msg("%s", err);
-        agent *ag[CARC_MAX_PLAYERS];
-        for (int p = 0; p < players; p++)
-            if (!(ag[p] = agent_create(agent_spec, (uint64_t)seed, p, err, sizeof err))) fail_msg("%s", err);
-        tower_watch *w = calloc(1, sizeof *w);
-        check_tower_move(g, w, variant);
-        for (int st; (st = carc_advance(g)) != CARC_FINISHED;) {
-            if (st == CARC_FAILED) fail_msg("%s: %s", variant, carc_game_error(g));
-            if (st == CARC_NEED_DRAW) carc_draw(g, -1);
-            else assert_int_equal(carc_choose(g, ag[carc_decision_player(g)]->choose(ag[carc_decision_player(g)], g)), 0);
-            check_tower_move(g, w, variant);
-        }
+        tower_watch *w = calloc(1, sizeof *w); /* it follows one game's figures */
+        play_checked(r, 2 + seed % 3, (uint64_t)seed, &(checked_play){.agent = agent_spec, .check = check_tower, .user = w});
         floors += w->floors_placed;
         free(w);
-        for (int p = 0; p < players; p++) agent_free(ag[p]);
-        carc_game_free(g);
     }
     printf("  %s, %s: %d games, %d floors built\n", variant, agent_spec, games, floors);
     carc_rules_free(r);
