@@ -103,6 +103,24 @@ static inline int figures_on_board(const carc_game *g, const char *kind_name, in
     return n;
 }
 
+/* A tile of a published set: its id in the set and how many the box has. */
+typedef struct published_tile {
+    const char *id;
+    int count;
+} published_tile;
+
+/* Each published tile is in the rules as SET:ID, as many as the box has. */
+static inline void check_published_tiles(const carc_rules *r, const char *set, const published_tile *tiles, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s:%s", set, tiles[i].id);
+        int t = carc_tile_type_find(r, name);
+        if (t < 0) fail_msg("%s missing", name);
+        assert_int_equal(carc_tile_count(r, t), tiles[i].count);
+    }
+}
+
 /* The kernel's invariants, every move: followers conserved (BASE-2,
  * BASE-19; a figure held by a player counts as on the board), scores never
  * decrease but by a payment (the Tower's ransom), the event log adds up to

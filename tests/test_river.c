@@ -35,20 +35,14 @@ static void test_tile_set(void **state)
 {
     (void)state;
     carc_rules *r = expansion_load("river");
-    static const struct { const char *id; int count; } published[] = {
+    static const published_tile published[] = {
         {"A", 1}, {"B", 1}, {"C", 1}, {"D", 2}, {"E", 1}, {"G", 2}, {"H", 1}, {"I", 1}, {"K", 1}, {"L", 1},
     };
     int total = 0;
     for (int t = 0; t < carc_tile_types(r); t++)
         if (river_tile(r, t)) total += carc_tile_count(r, t);
     assert_int_equal(total, 12);
-    for (size_t i = 0; i < sizeof published / sizeof published[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "river:%s", published[i].id);
-        int t = carc_tile_type_find(r, name);
-        if (t < 0) fail_msg("%s missing", name);
-        assert_int_equal(carc_tile_count(r, t), published[i].count);
-    }
+    check_published_tiles(r, "river", published, sizeof published / sizeof published[0]);
     carc_rules_free(r);
 }
 

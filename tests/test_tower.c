@@ -37,7 +37,7 @@ static void test_tile_set_and_floors(void **state)
 {
     (void)state;
     carc_rules *r = expansion_load("tower");
-    static const struct { const char *id; int count; } published[] = {
+    static const published_tile published[] = {
         {"A", 2}, {"B", 1}, {"C", 1}, {"D", 1}, {"E", 1}, {"F", 1}, {"G", 1}, {"H", 1}, {"I", 1},
         {"J", 1}, {"K", 1}, {"L", 1}, {"M", 1}, {"N", 1}, {"O", 1}, {"P", 1}, {"Q", 1},
     };
@@ -52,13 +52,7 @@ static void test_tile_set_and_floors(void **state)
     }
     assert_int_equal(total, 18);
     assert_int_equal(marked, 18);
-    for (size_t i = 0; i < sizeof published / sizeof published[0]; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "tower:%s", published[i].id);
-        int t = carc_tile_type_find(r, name);
-        if (t < 0) fail_msg("%s missing", name);
-        assert_int_equal(carc_tile_count(r, t), published[i].count);
-    }
+    check_published_tiles(r, "tower", published, sizeof published / sizeof published[0]);
     char err[256];
     for (int players = 2; players <= 6; players++) {
         carc_game *g = carc_game_new(r, players, NULL, 1, err, sizeof err);
