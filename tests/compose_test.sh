@@ -10,18 +10,10 @@
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/compose_test.sh
 set -u
 
-CARC=${CARC:-./build/carc}
-CARC_DATA=${CARC_DATA:-$(pwd)}
-export CARC_DATA
-ROOT=$(pwd)
-
-PASSED=0
-FAILED=0
-T=$(mktemp -d "${TMPDIR:-/tmp}/carc-compose.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-# pass, fail, run, check, lacks.
+# pass, fail, run, check, lacks, same; checks_setup.
 . "$(dirname "$0")/checks.sh"
+checks_setup compose
+ROOT=$(pwd)
 
 # ---- 1. the composition model ----------------------------------------------------------
 cat >"$T/robbers-fairy.ini" <<EOF

@@ -10,17 +10,10 @@
 #   CARC=$PWD/build/carc CARC_DATA=$PWD CARC_PLUGIN_PATH=$PWD/build/tests/plugins sh tests/records_replay_test.sh
 set -u
 
-CARC=${CARC:-./build/carc}
-CARC_DATA=${CARC_DATA:-$(pwd)}
-export CARC_DATA
-GAMES=${RECORDS_GAMES:-4}
-
-PASSED=0
-FAILED=0
-T=$(mktemp -d "${TMPDIR:-/tmp}/carc-records.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
+# pass, fail, run, check, lacks, same; checks_setup.
 . "$(dirname "$0")/checks.sh"
+checks_setup records
+GAMES=${RECORDS_GAMES:-4}
 
 # "seat=score" pairs from sim's shard lines ("index": i ... "scores": [a, b]),
 # one line per game, and from `carc replay --json`.

@@ -11,22 +11,10 @@
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/shard_test.sh
 set -u
 
-CARC=${CARC:-./build/carc}
-CARC_DATA=${CARC_DATA:-$(pwd)}
-export CARC_DATA
-
-PASSED=0
-FAILED=0
-T=$(mktemp -d "${TMPDIR:-/tmp}/carc-shard.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-# pass, fail, run, check, lacks.
+# pass, fail, run, check, lacks, same; checks_setup.
 . "$(dirname "$0")/checks.sh"
+checks_setup shard
 
-# same DESC FILE1 FILE2: the two files are equal byte for byte.
-same() {
-    if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -c 400)"; fi
-}
 
 # ---- 1. eight shards are the whole study ------------------------------------------------------
 STUDY="base --option-b farm-scoring=none --players greedy,random --games 40 --seed 7"

@@ -49,9 +49,6 @@ trap 'exit 1' INT TERM
 # pass, fail, run, check, lacks.
 . "$(dirname "$0")/checks.sh"
 
-same() {
-    if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -c 400)"; fi
-}
 
 # Two free TCP ports for slurmctld and slurmd (other clusters may run here),
 # below Linux's ephemeral range (32768 up), where an outgoing connection of

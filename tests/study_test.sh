@@ -9,22 +9,10 @@
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/study_test.sh
 set -u
 
-CARC=${CARC:-./build/carc}
-CARC_DATA=${CARC_DATA:-$(pwd)}
-export CARC_DATA
-case $CARC in /*) ;; *) CARC=$(pwd)/$CARC ;; esac
-
-PASSED=0
-FAILED=0
-T=$(mktemp -d "${TMPDIR:-/tmp}/carc-study.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-# pass, fail, run, check, lacks.
+# pass, fail, run, check, lacks, same; checks_setup.
 . "$(dirname "$0")/checks.sh"
+checks_setup study
 
-same() {
-    if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -c 400)"; fi
-}
 
 mkdir -p "$T/mine" "$T/elsewhere/deeper"
 cat >"$T/mine/my-rule.ini" <<'INI'

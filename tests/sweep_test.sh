@@ -11,18 +11,9 @@
 #   CARC=$PWD/build/carc CARC_DATA=$PWD sh tests/sweep_test.sh
 set -u
 
-CARC=${CARC:-./build/carc}
-CARC_DATA=${CARC_DATA:-$(pwd)}
-export CARC_DATA
-case $CARC in /*) ;; *) CARC=$(pwd)/$CARC ;; esac
-
-PASSED=0
-FAILED=0
-T=$(mktemp -d "${TMPDIR:-/tmp}/carc-sweep.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-trap 'exit 1' INT TERM
-# pass, fail, run, check, lacks.
+# pass, fail, run, check, lacks, same; checks_setup.
 . "$(dirname "$0")/checks.sh"
+checks_setup sweep
 
 # has DESC PHRASE: the last command's output holds PHRASE.
 has() {
