@@ -6,56 +6,13 @@
 //   const b = await openBrowser(chromium, { width, height, mobile });
 //   await b.go(url); await b.until('expr', 'what'); await b.click('#sel');
 //   await b.tap('#sel'); await b.hover('#sel'); await b.shot(file); b.quit(0);
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { openChromium, sleep } from './cdp_pipe.mjs';
 
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 export async function openBrowser(chromium, { width = 1400, height = 1000, mobile = false, name = 'test' } = {}) {
-  const profile = mkdtempSync(join(tmpdir(), 'carc-chromium.'));
-  const proc = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe',
-    `--window-size=${width},${height}`, '--user-data-dir=' + profile, 'about:blank'],
-  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-  function quit(code, msg) {
-    if (msg) console.error(name + ': ' + msg);
-    try { proc.kill('SIGKILL'); } catch (e) { /* gone */ }
-    try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
-    process.exit(code);
-  }
-  proc.on('exit', (code) => quit(1, 'chromium exited (' + code + ')'));
-
-  let nextId = 1, pending = '', session;
-  const waiting = new Map();
-  proc.stdio[4].on('data', (chunk) => {
-    pending += chunk.toString('utf8');
-    let nul;
-    while ((nul = pending.indexOf('\0')) >= 0) {
-      const msg = JSON.parse(pending.slice(0, nul));
-      pending = pending.slice(nul + 1);
-      if (msg.id && waiting.has(msg.id)) {
-        const { ok, bad } = waiting.get(msg.id);
-        waiting.delete(msg.id);
-        if (msg.error) bad(new Error(msg.error.message)); else ok(msg.result);
-      }
-    }
-  });
-  function cdp(method, params = {}, browserLevel = false) {
-    const id = nextId++;
-    const msg = { id, method, params };
-    if (!browserLevel) msg.sessionId = session;
-    proc.stdio[3].write(JSON.stringify(msg) + '\0');
-    return new Promise((ok, bad) => waiting.set(id, { ok, bad }));
-  }
-  let page = null;
-  for (let i = 0; i < 100 && !page; i++) {
-    page = (await cdp('Target.getTargets', {}, true)).targetInfos.find((t) => t.type === 'page');
-    if (!page) await sleep(100);
-  }
-  if (!page) quit(1, 'chromium shows no page');
-  session = (await cdp('Target.attachToTarget', { targetId: page.targetId, flatten: true }, true)).sessionId;
+  const { cdp, js, quit, close } = await openChromium(chromium, { name, windowSize: `${width},${height}` });
   await cdp('Page.enable');
   await cdp('Runtime.enable');
   if (mobile) {
@@ -63,11 +20,6 @@ export async function openBrowser(chromium, { width = 1400, height = 1000, mobil
     await cdp('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
   }
 
-  async function js(expr) {
-    const r = await cdp('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
-    if (r.exceptionDetails) throw new Error('page script: ' + JSON.stringify(r.exceptionDetails).slice(0, 300));
-    return r.result.value;
-  }
   async function until(expr, what, ms = 60000) {
     for (let t = 0; t < ms; t += 50) {
       let ok = false;
@@ -117,10 +69,5 @@ export async function openBrowser(chromium, { width = 1400, height = 1000, mobil
     writeFileSync(file, Buffer.from(r.data, 'base64'));
   }
   async function go(url) { await cdp('Page.navigate', { url }); }
-  function close() {
-    proc.removeAllListeners('exit');
-    try { proc.kill('SIGKILL'); } catch (e) { /* gone */ }
-    try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
-  }
   return { cdp, js, until, hover, click, tap, shot, go, quit, close };
 }

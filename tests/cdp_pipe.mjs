@@ -1,13 +1,16 @@
 // cdp_pipe.mjs - headless Chromium driven through the DevTools protocol
 // over a pipe (fd 3 to Chromium, fd 4 from it: JSON messages, each ended by
 // a NUL byte; no port, no WebSocket), for the browser tests (node 18 or
-// later). Used by serve_browser.mjs and report_browser.mjs.
+// later). Used by serve_browser.mjs, report_browser.mjs, serve_friends.mjs
+// and browser_page.mjs.
 //
 //   const b = await openChromium(chromium, { name, windowSize, timeoutMs });
 //   await b.cdp('Page.navigate', { url });      // a command to the page
 //   const v = await b.js('document.title');     // an expression's value
-//   b.onEvent((msg) => ...);                    // every event Chromium sends
+//   await b.send(method, params, sessionId);    // to any target (none: the browser)
+//   b.onEvent(f); b.offEvent(f);                // every event Chromium sends
 //   b.quit(0);                                  // kills Chromium, exits
+//   b.close();                                  // kills Chromium, goes on
 //
 // b.profile is the browser's own temporary profile folder (removed by quit).
 import { spawn } from 'node:child_process';
@@ -42,7 +45,7 @@ export async function openChromium(chromium, { name = 'carc', windowSize = '1400
     while ((nul = pending.indexOf('\0')) >= 0) {
       const msg = JSON.parse(pending.slice(0, nul));
       pending = pending.slice(nul + 1);
-      if (msg.method) listeners.forEach((f) => f(msg));
+      if (msg.method) for (const f of [...listeners]) f(msg); /* a listener may remove itself */
       if (msg.id && waiting.has(msg.id)) {
         const w = waiting.get(msg.id);
         waiting.delete(msg.id);
@@ -50,11 +53,17 @@ export async function openChromium(chromium, { name = 'carc', windowSize = '1400
       }
     }
   });
-  function cdp(method, params = {}, browserLevel = false) {
+  function send(method, params = {}, sessionId = undefined) {
     const msg = { id: nextId++, method, params };
-    if (!browserLevel) msg.sessionId = session;
+    if (sessionId) msg.sessionId = sessionId;
     browser.stdio[3].write(JSON.stringify(msg) + '\0');
     return new Promise((ok, bad) => waiting.set(msg.id, { ok, bad }));
+  }
+  const cdp = (method, params = {}, browserLevel = false) => send(method, params, browserLevel ? undefined : session);
+  function close() {
+    browser.removeAllListeners('exit');
+    try { browser.kill('SIGKILL'); } catch (e) { /* gone */ }
+    try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
   }
   let page = null;
   for (let i = 0; i < 100 && !page; i++) {
@@ -68,5 +77,6 @@ export async function openChromium(chromium, { name = 'carc', windowSize = '1400
     if (r.exceptionDetails) throw new Error('page script: ' + JSON.stringify(r.exceptionDetails).slice(0, 300));
     return r.result.value;
   }
-  return { cdp, js, quit, profile, onEvent: (f) => listeners.push(f) };
+  const offEvent = (f) => { const i = listeners.indexOf(f); if (i >= 0) listeners.splice(i, 1); };
+  return { cdp, send, js, quit, close, profile, onEvent: (f) => listeners.push(f), offEvent };
 }

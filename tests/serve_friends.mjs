@@ -13,55 +13,20 @@
 // is refused, and that no response and no live event holds the seed or the
 // pile while the game is played. Prints one JSON line: the game's id and
 // the final scores each page shows.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { openChromium, sleep } from './cdp_pipe.mjs';
 
 const [chromium, url, variant, seedArg] = process.argv.slice(2);
 let seed = Number(seedArg) || 1;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function rand(n) {
   seed = (seed * 1103515245 + 12345) % 2147483648;
   return seed % n;
 }
 
-const profile = mkdtempSync(join(tmpdir(), 'carc-friends-chromium.'));
-const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe',
-  '--window-size=1400,1000', '--user-data-dir=' + profile, 'about:blank'],
-  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-function quit(code, msg) {
-  if (msg) console.error('serve_friends: ' + msg);
-  try { browser.kill('SIGKILL'); } catch (e) { /* gone */ }
-  try { rmSync(profile, { recursive: true, force: true }); } catch (e) { /* left for the OS */ }
-  process.exit(code);
-}
-setTimeout(() => quit(1, 'timed out'), 15 * 60 * 1000).unref();
-browser.on('exit', (code) => quit(1, 'chromium exited (' + code + ')'));
-
-let nextId = 1, pending = '';
-const waiting = new Map(), listeners = [];
-browser.stdio[4].on('data', (chunk) => {
-  pending += chunk.toString('utf8');
-  let nul;
-  while ((nul = pending.indexOf('\0')) >= 0) {
-    const msg = JSON.parse(pending.slice(0, nul));
-    pending = pending.slice(nul + 1);
-    if (msg.id && waiting.has(msg.id)) {
-      const { ok, bad } = waiting.get(msg.id);
-      waiting.delete(msg.id);
-      if (msg.error) bad(new Error(msg.error.message)); else ok(msg.result);
-    } else if (msg.method) for (const l of listeners) l(msg);
-  }
-});
-function cdp(method, params = {}, session = undefined) {
-  const id = nextId++;
-  const msg = { id, method, params };
-  if (session) msg.sessionId = session;
-  browser.stdio[3].write(JSON.stringify(msg) + '\0');
-  return new Promise((ok, bad) => waiting.set(id, { ok, bad }));
-}
+// Every page is a browser context of its own (separate cookies), reached
+// by its session; events come from all of them.
+const chrome = await openChromium(chromium, { name: 'serve_friends' });
+const quit = chrome.quit;
+const cdp = chrome.send;
 
 // The future must not show while the game is played: every API response
 // and every live event each page gets is checked.
@@ -70,7 +35,7 @@ let over = false, checkedBodies = 0, checkedEvents = 0;
 const future = /"seed"|\nseed |"pile"\s*:\s*\[/;
 const atEnd = (text) => /"finished":true/.test(text);
 const leaks = [];
-listeners.push(async (msg) => {
+chrome.onEvent(async (msg) => {
   if (over) return;
   if (msg.method === 'Network.eventSourceMessageReceived') {
     checkedEvents++;
@@ -78,9 +43,9 @@ listeners.push(async (msg) => {
   } else if (msg.method === 'Network.responseReceived' && msg.params.response.url.includes('/api/') &&
              !msg.params.response.url.endsWith('/events')) {
     const requestId = msg.params.requestId, session = msg.sessionId;
-    listeners.push(async function done(m) {
+    chrome.onEvent(async function done(m) {
       if (m.method !== 'Network.loadingFinished' || m.params.requestId !== requestId) return;
-      listeners.splice(listeners.indexOf(done), 1);
+      chrome.offEvent(done);
       try {
         const b = await cdp('Network.getResponseBody', { requestId }, session);
         checkedBodies++;
@@ -222,5 +187,4 @@ if (new Set(finals).size !== 1) quit(1, 'the pages show different final scores: 
 const reloads = await Promise.all(pages.map((p) => p.js('performance.getEntriesByType("navigation").length')));
 if (reloads.some((n) => n !== 1)) quit(1, 'a page was reloaded');
 console.log(JSON.stringify({ id, scores: finals[0], moves, liveSeen, refusedOther, refusedSpectator, checkedBodies, checkedEvents }));
-browser.removeAllListeners('exit');
 quit(0);
