@@ -635,6 +635,23 @@ winner_change compare_winner_change(const study *a, const study *b)
 }
 
 /* The staged run in JSON (null when the study was not staged). */
+void compare_row_test_json(json_t *m, const compare_row *r)
+{
+    json_object_set_new(m, "p", json_sig(r->p, 6));
+    json_object_set_new(m, "p_holm", json_sig(r->p_holm, 6));
+    json_object_set_new(m, "corrected_lo", json_fixed(r->clo, 6));
+    json_object_set_new(m, "corrected_hi", json_fixed(r->chi, 6));
+    json_object_set_new(m, "blocks_agreeing", json_integer(r->agree));
+    json_object_set_new(m, "min_effect", json_sig(r->min_effect, 6));
+    json_object_set_new(m, "finding", json_boolean(r->finding));
+}
+
+json_t *min_effect_json(const compare_settings *cs)
+{
+    return json_pack("{s:o, s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share", json_sig(cs->min_share, 6),
+                     "turns", json_sig(cs->min_turns, 6), "count", json_sig(cs->min_count, 6));
+}
+
 static json_t *staged_json(const compare_settings *cs)
 {
     if (!cs->staged_key[0]) return json_null();
@@ -670,22 +687,13 @@ void report_compare(const study *a, const study *b, const compare_settings *cs, 
             json_t *m = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "metric", json_text(r->name), "key",
                                   json_text(r->key), "unit", r->unit, "a", json_fixed(r->a, 6), "b", json_fixed(r->b, 6), "diff", json_fixed(r->diff, 6),
                                   "lo", json_fixed(r->lo, 6), "hi", json_fixed(r->hi, 6), "significant", r->significant);
-            json_object_set_new(m, "p", json_sig(r->p, 6));
-            json_object_set_new(m, "p_holm", json_sig(r->p_holm, 6));
-            json_object_set_new(m, "corrected_lo", json_fixed(r->clo, 6));
-            json_object_set_new(m, "corrected_hi", json_fixed(r->chi, 6));
-            json_object_set_new(m, "blocks_agreeing", json_integer(r->agree));
-            json_object_set_new(m, "min_effect", json_sig(r->min_effect, 6));
-            json_object_set_new(m, "finding", json_boolean(r->finding));
+            compare_row_test_json(m, r);
             json_array_append_new(metrics, m);
         }
         json_t *j = json_pack("{s:o, s:o, s:i, s:b, s:i, s:s, s:o}", "a", report_header_json(a), "b", report_header_json(b), "games", n,
                               "paired", wc.paired, "blocks", nb, "correction", "holm", "family_wise_level",
                               json_sig(0.05, 6));
-        json_object_set_new(j, "min_effect",
-                            json_pack("{s:o, s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share",
-                                      json_sig(cs->min_share, 6), "turns", json_sig(cs->min_turns, 6), "count",
-                                      json_sig(cs->min_count, 6)));
+        json_object_set_new(j, "min_effect", min_effect_json(cs));
         json_object_set_new(j, "until_width", staged_json(cs));
         json_object_set_new(j, "findings", json_integer(findings));
         json_object_set_new(j, "winner_changed",

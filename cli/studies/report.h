@@ -90,6 +90,12 @@ int compare_metrics(const study *a, const study *b, const compare_settings *cs, 
  * of a sweep): sets p_holm, the corrected interval and finding from each
  * row's p, se, df and min_effect. */
 void compare_correct(compare_row *rows, int m);
+/* Sets in JSON object m what the test of row r found: p, p_holm, the
+ * corrected interval, the blocks agreeing, min_effect and finding (the
+ * rows of compare and sweep reports). */
+void compare_row_test_json(json_t *m, const compare_row *r);
+/* The practical thresholds of cs as a JSON object (points, share, turns, count). */
+json_t *min_effect_json(const compare_settings *cs);
 /* What was run, as every report begins (sim, tournament, compare, sweep):
  * text lines with `prefix` before each ("", "A "), or (format REPORT_CSV)
  * "# " lines naming the side `prefix`. In JSON it is report_header_json. */

@@ -267,13 +267,7 @@ void report_sweep(const sweep *sw, const compare_settings *cs, FILE *f, int form
                                   json_text(r->name), "unit", r->unit, "baseline", json_fixed(r->a, 6), "value",
                                   json_fixed(r->b, 6), "diff", json_fixed(r->diff, 6), "lo", json_fixed(r->lo, 6), "hi",
                                   json_fixed(r->hi, 6));
-            json_object_set_new(m, "p", json_sig(r->p, 6));
-            json_object_set_new(m, "p_holm", json_sig(r->p_holm, 6));
-            json_object_set_new(m, "corrected_lo", json_fixed(r->clo, 6));
-            json_object_set_new(m, "corrected_hi", json_fixed(r->chi, 6));
-            json_object_set_new(m, "blocks_agreeing", json_integer(r->agree));
-            json_object_set_new(m, "min_effect", json_sig(r->min_effect, 6));
-            json_object_set_new(m, "finding", json_boolean(r->finding));
+            compare_row_test_json(m, r);
             json_array_append_new(list, m);
         }
         json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:I, s:i, s:s, s:i, s:o}", "baseline",
@@ -281,10 +275,7 @@ void report_sweep(const sweep *sw, const compare_settings *cs, FILE *f, int form
                               "vary", vary, "point_files", files, "points", pts, "games", games, "games_played",
                               (json_int_t)played, "blocks", nb, "correction", "holm", "family_size", n,
                               "family_wise_level", json_sig(0.05, 6));
-        json_object_set_new(j, "min_effect",
-                            json_pack("{s:o, s:o, s:o, s:o}", "points", json_sig(cs->min_points, 6), "share",
-                                      json_sig(cs->min_share, 6), "turns", json_sig(cs->min_turns, 6), "count",
-                                      json_sig(cs->min_count, 6)));
+        json_object_set_new(j, "min_effect", min_effect_json(cs));
         json_object_set_new(j, "findings", json_integer(findings));
         json_object_set_new(j, "rows", list);
         if (json_print_new(f, j) < 0) {
