@@ -9,7 +9,7 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const BOT_DELAY_MS = Number(new URLSearchParams(location.search).get('bot-delay') || 700);
 const BOARD_ZOOM = 1.5;
 const MARK_RADIUS = 8; // half the width of a figure on offer, in board units (board.js)
-const $ = (id) => document.getElementById(id);
+// $, el, showError and requestJson: page.js.
 
 let game = null;        // the state as the server sent it
 let spot = null;        // the chosen place for the drawn tile: {x, y, rots: [{rot, i}], k}
@@ -19,33 +19,10 @@ let busy = false;
 
 // ---- talking to the server -------------------------------------------------------
 
-async function api(method, path, body) {
-  const opts = { method, headers: {} };
+function api(method, path, body) {
   // a game's requests carry the secret of the seat (or host) they act for (live.js)
   const key = path.startsWith('/api/games/') ? Live.keyFor(path, game) : null;
-  if (key) opts.headers['X-Carc-Key'] = key;
-  if (body !== undefined) {
-    opts.headers['Content-Type'] = 'application/json';
-    opts.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, opts);
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = { error: 'the server sent no JSON (' + res.status + ')' }; }
-  if (!res.ok) throw new Error(data && data.error ? data.error : 'HTTP ' + res.status);
-  return data;
-}
-
-function showError(msg) {
-  const e = $('error');
-  e.textContent = msg || '';
-  e.hidden = !msg;
-}
-
-function el(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-  if (text !== undefined) e.textContent = text;
-  return e;
+  return requestJson(method, path, body, key ? { 'X-Carc-Key': key } : {});
 }
 
 function svgEl(tag, attrs) {

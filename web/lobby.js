@@ -4,32 +4,8 @@
 // record from disk uploads as a new game to continue.
 'use strict';
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function showError(msg) {
-  $('error').textContent = msg;
-  $('error').hidden = !msg;
-}
-
-async function api(method, path, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers['Content-Type'] = 'application/json';
-    opts.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, opts);
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = { error: 'the server sent no JSON (' + res.status + ')' }; }
-  if (!res.ok) throw new Error(data && data.error ? data.error : 'HTTP ' + res.status);
-  return data;
-}
+// $, el, showError and requestJson: page.js.
+const api = requestJson;
 
 function when(t) { return new Date(t * 1000).toLocaleString(); }
 
