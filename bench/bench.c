@@ -193,19 +193,24 @@ static double renders_per_second(void)
     return rates[2];
 }
 
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++) h = (h ^ ((const unsigned char *)p)[k]) * 1099511628211ull;
+    return h;
+}
+
 /* FNV-1a of the finished game: scores and every award. */
 static uint64_t final_hash(const carc_game *g)
 {
     uint64_t h = 1469598103934665603ull;
-    int v[2 + 6];
     for (int p = 0; p < carc_players(g); p++) {
-        v[0] = carc_score(g, p);
-        for (size_t k = 0; k < sizeof v[0]; k++) h = (h ^ ((unsigned char *)v)[k]) * 1099511628211ull;
+        int score = carc_score(g, p);
+        h = fnv1a(h, &score, sizeof score);
     }
     for (int i = 0; i < carc_awards(g); i++) {
         const carc_award *a = carc_award_at(g, i);
         int w[4] = {a->player, a->points, a->reason, a->feature};
-        for (size_t k = 0; k < sizeof w; k++) h = (h ^ ((unsigned char *)w)[k]) * 1099511628211ull;
+        h = fnv1a(h, w, sizeof w);
     }
     return h;
 }
