@@ -128,19 +128,7 @@ bool agent_note_spent(agent *a, const carc_game *c)
  * judgement reads), then run on to the next decision or draw. When the same
  * player decides again this turn (deploy after place), the best of those
  * follow-ups, each tried one depth further down. */
-static double option_value(agent *a, const carc_game *g, int opt, int me, int depth, int level);
-
-/* option_value, or what an option of the same effect was found worth in
- * this decision (memo m): the same game follows either. */
-static double weigh(agent *a, const carc_game *g, int opt, int me, int depth, int level, effect_memo *m)
-{
-    uint64_t key = carc_option_effect(g, opt);
-    double v;
-    if (key && effect_memo_find(m, key, &v)) return v;
-    v = option_value(a, g, opt, me, depth, level);
-    if (key && !a->spent) effect_memo_put(m, key, v);
-    return v;
-}
+static double weigh(agent *a, const carc_game *g, int opt, int me, int depth, int level, effect_memo *m);
 
 static double option_value(agent *a, const carc_game *g, int opt, int me, int depth, int level)
 {
@@ -164,6 +152,18 @@ static double option_value(agent *a, const carc_game *g, int opt, int me, int de
         return v;
     }
     return agent_judge(a, c, me);
+}
+
+/* option_value, or what an option of the same effect was found worth in
+ * this decision (memo m): the same game follows either. */
+static double weigh(agent *a, const carc_game *g, int opt, int me, int depth, int level, effect_memo *m)
+{
+    uint64_t key = carc_option_effect(g, opt);
+    double v;
+    if (key && effect_memo_find(m, key, &v)) return v;
+    v = option_value(a, g, opt, me, depth, level);
+    if (key && !a->spent) effect_memo_put(m, key, v);
+    return v;
 }
 
 static int choose_greedy(agent *a, carc_game *g)
