@@ -107,14 +107,6 @@ int events_wait(const char *id, int *serial, unsigned *generation, double second
     return rc;
 }
 
-void events_wake_all(void)
-{
-    pthread_once(&once, init);
-    pthread_mutex_lock(&lock);
-    for (int i = 0; i < EVENT_BUCKETS; i++) pthread_cond_broadcast(&buckets[i].cond);
-    pthread_mutex_unlock(&lock);
-}
-
 void events_stop(bool *stop)
 {
     pthread_once(&once, init);
@@ -158,10 +150,3 @@ void events_close(const char *address)
     pthread_mutex_unlock(&lock);
 }
 
-int events_streams(void)
-{
-    pthread_mutex_lock(&lock);
-    int n = open_streams;
-    pthread_mutex_unlock(&lock);
-    return n;
-}

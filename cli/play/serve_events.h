@@ -14,9 +14,6 @@ void events_changed(const char *id, int serial, unsigned generation);
  * generation). 1 when it does (the new values in *serial, *generation),
  * 0 when the time ran out, -1 when *stop is set (its server stops). */
 int events_wait(const char *id, int *serial, unsigned *generation, double seconds, const bool *stop);
-/* Wakes every stream, so those whose *stop is set end. Set it first, under
- * events_lock_stop. */
-void events_wake_all(void);
 /* Sets *stop where events_wait reads it, and wakes every stream. */
 void events_stop(bool *stop);
 /* A stream may open: fewer than max_total open, fewer than max_per_address
@@ -24,6 +21,4 @@ void events_stop(bool *stop);
  * false. */
 bool events_open(const char *address, int max_total, int max_per_address);
 void events_close(const char *address);
-/* Streams open now. */
-int events_streams(void);
 #endif

@@ -73,16 +73,6 @@ serve_session *registry_take_or_add(serve_session *s, char *err, size_t errn)
     return registry_take(id);
 }
 
-int registry_ids(char (*ids)[24], int max)
-{
-    int n = 0;
-    pthread_mutex_lock(&table_lock);
-    for (int i = 0; i < REGISTRY_MAX_GAMES && n < max; i++)
-        if (games[i]) snprintf(ids[n++], 24, "%s", games[i]->id);
-    pthread_mutex_unlock(&table_lock);
-    return n;
-}
-
 serve_session *registry_take(const char *id)
 {
     serve_session *s = NULL;

@@ -20,8 +20,6 @@ serve_session *registry_take(const char *id);
 void registry_give(serve_session *s);
 /* A new file name for a game's record in dir: dir/carc-ID.rec. */
 void registry_save_path(char *buf, size_t n, const char *dir, const char *id);
-/* The ids of the games held, into ids[max][24]; their count. */
-int registry_ids(char (*ids)[24], int max);
 /* A fresh id (16 hex digits). */
 void registry_new_id(char *buf, size_t n);
 /* Frees every game (at exit). */
