@@ -169,6 +169,9 @@ static void test_held_tile_instead_of_drawing(void **state)
      * four rotations. */
     assert_int_equal(n, 4 + 1);
     assert_int_equal(carc_held_tiles(g, 0), 1);
+    assert_int_equal(carc_held_tile(g, 0, 0), placing_of(g)->type_b);
+    assert_int_equal(carc_held_tile(g, 0, 1), -1);
+    assert_int_equal(carc_held_tile(g, carc_players(g), 0), -1); /* no such seat */
     assert_int_equal(carc_choose(g, held), 0);
     assert_int_equal(carc_held_tiles(g, 0), 0);
     assert_int_equal(carc_advance(g), CARC_NEED_CHOICE);
